@@ -1,0 +1,1 @@
+//! Metrics: per-flow and per-link counters, retransmission ground truth, time series, reordering metrics

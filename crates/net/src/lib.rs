@@ -1,0 +1,1 @@
+//! Network layer: packets, links, queues (drop-tail, RED), impairments, routing, topologies

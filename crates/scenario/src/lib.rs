@@ -1,0 +1,1 @@
+//! Scenario files: TOML schema, units, validation with precise errors, dotted-path overrides

@@ -1,0 +1,233 @@
+//! The global event list.
+//!
+//! Events are ordered by time, ties broken by insertion order, so a run is
+//! deterministic. Cancellation is lazy: a component that re-arms a timer does
+//! not search the heap; it keeps one [`TimerSlot`] and ignores entries that no
+//! longer match it when they pop. This keeps re-arming on every ACK O(1) in
+//! the common case where the deadline only moves later.
+
+use crate::time::Time;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+struct Entry<E> {
+    time: Time,
+    seq: u64,
+    ev: E,
+}
+
+impl<E> PartialEq for Entry<E> {
+    fn eq(&self, o: &Self) -> bool {
+        self.time == o.time && self.seq == o.seq
+    }
+}
+impl<E> Eq for Entry<E> {}
+impl<E> PartialOrd for Entry<E> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<E> Ord for Entry<E> {
+    /// Reversed: `BinaryHeap` is a max-heap and we want the earliest first.
+    #[inline]
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.time.cmp(&self.time).then(o.seq.cmp(&self.seq))
+    }
+}
+
+/// A priority queue of events of type `E`, earliest first, FIFO among equals.
+pub struct EventQueue<E> {
+    heap: BinaryHeap<Entry<E>>,
+    seq: u64,
+    now: Time,
+    popped: u64,
+}
+
+impl<E> Default for EventQueue<E> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E> EventQueue<E> {
+    pub fn new() -> Self {
+        EventQueue {
+            heap: BinaryHeap::with_capacity(1024),
+            seq: 0,
+            now: Time::ZERO,
+            popped: 0,
+        }
+    }
+
+    /// Current simulated time: the time of the last popped event.
+    #[inline]
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Schedules `ev` at `time`; a time in the past is clamped to now.
+    #[inline]
+    pub fn schedule(&mut self, time: Time, ev: E) {
+        let time = time.max(self.now);
+        self.seq += 1;
+        self.heap.push(Entry {
+            time,
+            seq: self.seq,
+            ev,
+        });
+    }
+
+    /// Removes and returns the earliest event, advancing the clock.
+    #[inline]
+    pub fn pop(&mut self) -> Option<(Time, E)> {
+        let e = self.heap.pop()?;
+        self.now = e.time;
+        self.popped += 1;
+        Some((e.time, e.ev))
+    }
+
+    /// Time of the earliest pending event.
+    pub fn peek_time(&self) -> Option<Time> {
+        self.heap.peek().map(|e| e.time)
+    }
+
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+    /// Events popped so far (stale timer entries included).
+    pub fn popped(&self) -> u64 {
+        self.popped
+    }
+}
+
+/// One logical timer backed by at most a few heap entries.
+///
+/// `deadline` is what the owner wants; `scheduled` is the time of the heap
+/// entry that is live for it. Moving the deadline later costs nothing (the
+/// live entry fires early and is re-armed); moving it earlier pushes one new
+/// entry and makes the old one stale.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TimerSlot {
+    deadline: Option<Time>,
+    scheduled: Option<Time>,
+}
+
+impl TimerSlot {
+    /// Sets (or clears) the deadline. Returns a time at which the caller must
+    /// schedule a wake-up event for this slot, if one is needed.
+    #[inline]
+    #[must_use]
+    pub fn set(&mut self, deadline: Option<Time>) -> Option<Time> {
+        self.deadline = deadline;
+        match (deadline, self.scheduled) {
+            (Some(d), None) => {
+                self.scheduled = Some(d);
+                Some(d)
+            }
+            (Some(d), Some(s)) if d < s => {
+                self.scheduled = Some(d);
+                Some(d)
+            }
+            _ => None,
+        }
+    }
+
+    pub fn deadline(&self) -> Option<Time> {
+        self.deadline
+    }
+
+    /// Called when a wake-up entry for this slot pops at `now`. Returns
+    /// `Fire` when the deadline has been reached, `Rearm(t)` when the entry
+    /// was live but the deadline moved later (schedule a new entry at `t`),
+    /// and `Stale` for an entry superseded by an earlier one.
+    #[inline]
+    pub fn on_wake(&mut self, now: Time) -> Wake {
+        if self.scheduled != Some(now) {
+            return Wake::Stale;
+        }
+        self.scheduled = None;
+        match self.deadline {
+            Some(d) if d <= now => {
+                self.deadline = None;
+                Wake::Fire
+            }
+            Some(d) => {
+                self.scheduled = Some(d);
+                Wake::Rearm(d)
+            }
+            None => Wake::Stale,
+        }
+    }
+}
+
+/// Outcome of [`TimerSlot::on_wake`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wake {
+    Fire,
+    Rearm(Time),
+    Stale,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pops_in_time_order_fifo_among_ties() {
+        let mut q = EventQueue::new();
+        q.schedule(Time(5), 'a');
+        q.schedule(Time(1), 'b');
+        q.schedule(Time(5), 'c');
+        q.schedule(Time(3), 'd');
+        let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(order, vec!['b', 'd', 'a', 'c']);
+    }
+
+    #[test]
+    fn timer_slot_later_deadline_costs_no_push_and_fires_once() {
+        let mut q = EventQueue::new();
+        let mut t = TimerSlot::default();
+        if let Some(at) = t.set(Some(Time(10))) {
+            q.schedule(at, ());
+        }
+        assert!(
+            t.set(Some(Time(20))).is_none(),
+            "moving later must not push"
+        );
+        assert!(t.set(Some(Time(30))).is_none());
+        let (now, _) = q.pop().unwrap();
+        assert_eq!(t.on_wake(now), Wake::Rearm(Time(30)));
+        q.schedule(Time(30), ());
+        let (now, _) = q.pop().unwrap();
+        assert_eq!(t.on_wake(now), Wake::Fire);
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn timer_slot_earlier_deadline_makes_old_entry_stale() {
+        let mut q = EventQueue::new();
+        let mut t = TimerSlot::default();
+        q.schedule(t.set(Some(Time(50))).unwrap(), ());
+        q.schedule(t.set(Some(Time(20))).expect("earlier deadline pushes"), ());
+        let (now, _) = q.pop().unwrap();
+        assert_eq!(now, Time(20));
+        assert_eq!(t.on_wake(now), Wake::Fire);
+        let (now, _) = q.pop().unwrap();
+        assert_eq!(t.on_wake(now), Wake::Stale);
+    }
+
+    #[test]
+    fn cleared_timer_never_fires() {
+        let mut q = EventQueue::new();
+        let mut t = TimerSlot::default();
+        q.schedule(t.set(Some(Time(5))).unwrap(), ());
+        assert!(t.set(None).is_none());
+        let (now, _) = q.pop().unwrap();
+        assert_eq!(t.on_wake(now), Wake::Stale);
+        // Re-arming after the clear works again.
+        assert_eq!(t.set(Some(Time(9))), Some(Time(9)));
+    }
+}

@@ -1,0 +1,9 @@
+//! Sans-IO TCP for reorderlab.
+//!
+//! Nothing here reads a clock or schedules an event: the receiver and the
+//! sender are handed `now` and an input (a segment, a timer firing) and
+//! answer with segments to send and the next time they want to be woken.
+
+pub mod segment;
+
+pub use segment::{AckSegment, DataSegment, SackBlock, Seq, TxKind};

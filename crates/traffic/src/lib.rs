@@ -1,0 +1,1 @@
+//! Traffic sources: bulk and finite transfers, CBR, web sessions
