@@ -1,1 +1,14 @@
-//! Network layer: packets, links, queues (drop-tail, RED), impairments, routing, topologies
+//! Network layer of reorderlab: packets in a pool addressed by index, link
+//! directions (queue, transmitter, impairments, propagation), queues
+//! (drop-tail, RED), static shortest-path routing and topologies.
+
+pub mod impair;
+pub mod link;
+pub mod network;
+pub mod packet;
+pub mod queue;
+pub mod topology;
+
+pub use link::{AqmSpec, Link, LinkParams, LinkStats};
+pub use network::{DropCause, NetEvent, NetOutput, Network, NetworkBuilder, Node};
+pub use packet::{LinkId, NodeId, Packet, PacketId, Pool};

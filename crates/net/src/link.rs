@@ -1,0 +1,115 @@
+//! One direction of a point-to-point link: a queue, a transmitter that
+//! serializes one packet at a time at the link rate, the impairments, and
+//! the propagation pipe.
+//!
+//! A link holds at most two pending events (its transmitter finishing and the
+//! head of its pipe arriving), however many packets wait or fly: packets in
+//! the pipe leave in FIFO order, so only the head needs an event. This keeps
+//! the global event heap the size of the topology, not of the traffic.
+
+use crate::impair::Impairment;
+use crate::packet::{LinkId, NodeId, PacketId};
+use crate::queue::{Aqm, Queue, Red, RedParams};
+use reorderlab_sim::{Rng, Time};
+use std::collections::VecDeque;
+
+/// Queue discipline of a link, as configured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AqmSpec {
+    DropTail,
+    Red(RedParams),
+}
+
+/// Static parameters of one link direction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinkParams {
+    /// Bits per second.
+    pub rate_bps: u64,
+    /// One-way propagation delay.
+    pub delay: Time,
+    /// Queue limit in packets, not counting the packet being transmitted.
+    pub queue: u32,
+    pub aqm: AqmSpec,
+}
+
+/// Counters of one link direction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkStats {
+    /// Packets that finished transmission.
+    pub packets: u64,
+    /// Bytes that finished transmission.
+    pub bytes: u64,
+    /// Packets dropped at the queue (overflow or AQM).
+    pub queue_drops: u64,
+    /// Packets dropped by an impairment.
+    pub impairment_drops: u64,
+    /// Total time the transmitter was busy.
+    pub busy: Time,
+}
+
+impl LinkStats {
+    pub fn drops(&self) -> u64 {
+        self.queue_drops + self.impairment_drops
+    }
+}
+
+/// One direction of a link.
+pub struct Link {
+    pub id: LinkId,
+    pub name: String,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub rate_bps: u64,
+    pub delay: Time,
+    pub queue: Queue,
+    /// Packet being serialized and when it started.
+    pub(crate) tx: Option<(PacketId, u32, Time)>,
+    /// Packets propagating, with their arrival times, in FIFO order.
+    pub(crate) pipe: VecDeque<(Time, PacketId)>,
+    pub impairments: Vec<Impairment>,
+    pub(crate) rng: Rng,
+    pub stats: LinkStats,
+    /// Packet rate for RED's idle-time estimate (1500-byte packets).
+    pub(crate) ptc: f64,
+}
+
+impl Link {
+    pub(crate) fn new(
+        id: LinkId,
+        name: String,
+        from: NodeId,
+        to: NodeId,
+        p: &LinkParams,
+        rng: Rng,
+    ) -> Link {
+        let aqm = match p.aqm {
+            AqmSpec::DropTail => Aqm::DropTail,
+            AqmSpec::Red(rp) => Aqm::Red(Red::new(rp)),
+        };
+        Link {
+            id,
+            name,
+            from,
+            to,
+            rate_bps: p.rate_bps,
+            delay: p.delay,
+            queue: Queue::new(p.queue, aqm),
+            tx: None,
+            pipe: VecDeque::new(),
+            impairments: Vec::new(),
+            rng,
+            stats: LinkStats::default(),
+            ptc: p.rate_bps as f64 / (8.0 * 1500.0),
+        }
+    }
+
+    /// Whether the transmitter is busy.
+    pub fn busy(&self) -> bool {
+        self.tx.is_some()
+    }
+
+    /// Packets queued, propagating, or being sent.
+    pub fn occupancy(&self) -> usize {
+        self.queue.len() + self.pipe.len() + self.tx.is_some() as usize
+    }
+}
