@@ -4,6 +4,11 @@
 //! sender are handed `now` and an input (a segment, a timer firing) and
 //! answer with segments to send and the next time they want to be woken.
 
+pub mod cc;
+pub mod receiver;
 pub mod segment;
+pub mod sender;
 
+pub use receiver::{Receiver, ReceiverConfig};
 pub use segment::{AckSegment, DataSegment, SackBlock, Seq, TxKind};
+pub use sender::{RecoveryAlgo, Sender, SenderConfig, SenderStats};

@@ -1,0 +1,314 @@
+//! The sender's per-segment record of outstanding data (RFC 6675 Section 3's
+//! scoreboard, extended with what TCP-PR and the undo rules need).
+//!
+//! Segments are numbered: segment `n` carries bytes `[n * mss, (n + 1) *
+//! mss)` (the last one of a finite transfer may be shorter). The scoreboard
+//! holds segments `[una, nxt)`: sent and not yet cumulatively acknowledged.
+//! The counters behind [`Scoreboard::pipe`] are kept up to date on every
+//! state change, so `pipe` costs O(1) however large the window.
+
+use reorderlab_sim::Time;
+use std::collections::VecDeque;
+
+/// What the sender remembers of one outstanding segment.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SegRecord {
+    /// time(n) of the first transmission.
+    pub first_sent: Time,
+    /// time(n) of the latest transmission (TCP-PR Table II: time(n)).
+    pub last_sent: Time,
+    /// cwnd(n): the congestion window when the segment was last sent (TCP-PR Table II).
+    pub cwnd_at_send: f64,
+    /// Transmissions so far (1 = never retransmitted).
+    pub tx_count: u16,
+    /// SACKed: the receiver holds it (RFC 6675 Section 3).
+    pub sacked: bool,
+    /// Deemed lost by loss detection or a timeout (RFC 6675 IsLost / Section 5.1).
+    pub lost: bool,
+    /// A retransmission of it is in flight (counts towards pipe, RFC 6675 Section 4 (b)).
+    pub retrans: bool,
+}
+
+/// The scoreboard: segment records from `una` up to `nxt`, and the counters
+/// that make up pipe.
+#[derive(Clone, Debug, Default)]
+pub struct Scoreboard {
+    /// Lowest unacknowledged segment (SND.UNA in segments).
+    una: u64,
+    recs: VecDeque<SegRecord>,
+    /// sacked_out: SACKed segments above una.
+    sacked_out: u32,
+    /// lost_out: segments marked lost and not SACKed.
+    lost_out: u32,
+    /// retrans_out: retransmissions in flight (marked lost, resent, not SACKed).
+    retrans_out: u32,
+    /// Highest SACKed segment + 1 (SND.FACK in segments, Mathis and Mahdavi 1996).
+    fack: u64,
+}
+
+impl Scoreboard {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// SND.UNA in segments.
+    #[inline]
+    pub fn una(&self) -> u64 {
+        self.una
+    }
+    /// SND.MAX in segments: one past the highest segment ever sent.
+    #[inline]
+    pub fn nxt(&self) -> u64 {
+        self.una + self.recs.len() as u64
+    }
+    /// Segments outstanding (sent, not cumulatively ACKed): FlightSize in segments.
+    #[inline]
+    pub fn packets_out(&self) -> u32 {
+        self.recs.len() as u32
+    }
+    pub fn sacked_out(&self) -> u32 {
+        self.sacked_out
+    }
+    pub fn lost_out(&self) -> u32 {
+        self.lost_out
+    }
+    pub fn retrans_out(&self) -> u32 {
+        self.retrans_out
+    }
+    /// SND.FACK: one past the highest SACKed segment, at least una.
+    #[inline]
+    pub fn fack(&self) -> u64 {
+        self.fack.max(self.una)
+    }
+    /// pipe: segments believed in the network (RFC 6675 Section 4 SetPipe):
+    /// unSACKed segments not deemed lost, plus retransmissions in flight.
+    #[inline]
+    pub fn pipe(&self) -> u32 {
+        self.packets_out() - self.sacked_out - self.lost_out + self.retrans_out
+    }
+    #[inline]
+    pub fn get(&self, seg: u64) -> Option<&SegRecord> {
+        seg.checked_sub(self.una)
+            .and_then(|i| self.recs.get(i as usize))
+    }
+    /// Iterates `(segment, record)` from una upwards.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (u64, &SegRecord)> + '_ {
+        let una = self.una;
+        self.recs
+            .iter()
+            .enumerate()
+            .map(move |(i, r)| (una + i as u64, r))
+    }
+
+    /// Records a first transmission of segment `nxt()`.
+    #[inline]
+    pub fn push_new(&mut self, now: Time, cwnd: f64) -> u64 {
+        let seg = self.nxt();
+        self.recs.push_back(SegRecord {
+            first_sent: now,
+            last_sent: now,
+            cwnd_at_send: cwnd,
+            tx_count: 1,
+            sacked: false,
+            lost: false,
+            retrans: false,
+        });
+        seg
+    }
+
+    /// Records a retransmission of `seg`. A retransmission is always of a
+    /// segment deemed lost: the caller marks it first, so pipe counts the
+    /// retransmission and not the original.
+    pub fn on_retransmit(&mut self, seg: u64, now: Time, cwnd: f64) {
+        let Some(i) = seg.checked_sub(self.una) else {
+            return;
+        };
+        let Some(r) = self.recs.get_mut(i as usize) else {
+            return;
+        };
+        debug_assert!(r.lost, "retransmitting a segment not marked lost");
+        if !r.lost {
+            r.lost = true;
+            self.lost_out += 1;
+        }
+        if !r.retrans {
+            r.retrans = true;
+            self.retrans_out += 1;
+        }
+        r.last_sent = now;
+        r.cwnd_at_send = cwnd;
+        r.tx_count = r.tx_count.saturating_add(1);
+    }
+
+    /// Marks `seg` lost; returns true if it was not already (and is not SACKed).
+    /// A retransmission that is itself deemed lost stops counting in pipe.
+    pub fn mark_lost(&mut self, seg: u64) -> bool {
+        let Some(i) = seg.checked_sub(self.una) else {
+            return false;
+        };
+        let Some(r) = self.recs.get_mut(i as usize) else {
+            return false;
+        };
+        if r.sacked {
+            return false;
+        }
+        if r.retrans {
+            r.retrans = false;
+            self.retrans_out -= 1;
+            return true;
+        }
+        if r.lost {
+            return false;
+        }
+        r.lost = true;
+        self.lost_out += 1;
+        true
+    }
+
+    /// Clears the lost mark of an unretransmitted segment (undo after a
+    /// spurious loss decision).
+    pub fn unmark_lost(&mut self, seg: u64) {
+        let Some(i) = seg.checked_sub(self.una) else {
+            return;
+        };
+        let Some(r) = self.recs.get_mut(i as usize) else {
+            return;
+        };
+        if r.lost && !r.sacked {
+            r.lost = false;
+            self.lost_out -= 1;
+            if r.retrans {
+                r.retrans = false;
+                self.retrans_out -= 1;
+            }
+        }
+    }
+
+    /// Marks `seg` SACKed; returns true if newly SACKed.
+    pub fn mark_sacked(&mut self, seg: u64) -> bool {
+        let Some(i) = seg.checked_sub(self.una) else {
+            return false;
+        };
+        let Some(r) = self.recs.get_mut(i as usize) else {
+            return false;
+        };
+        if r.sacked {
+            return false;
+        }
+        r.sacked = true;
+        self.sacked_out += 1;
+        if r.lost {
+            r.lost = false;
+            self.lost_out -= 1;
+        }
+        if r.retrans {
+            r.retrans = false;
+            self.retrans_out -= 1;
+        }
+        if seg + 1 > self.fack {
+            self.fack = seg + 1;
+        }
+        true
+    }
+
+    /// Advances una to `new_una`, removing records; calls `f` on each removed one.
+    pub fn advance(&mut self, new_una: u64, mut f: impl FnMut(u64, &SegRecord)) {
+        while self.una < new_una {
+            let Some(r) = self.recs.pop_front() else {
+                self.una = new_una;
+                break;
+            };
+            if r.sacked {
+                self.sacked_out -= 1;
+            } else {
+                if r.lost {
+                    self.lost_out -= 1;
+                }
+                if r.retrans {
+                    self.retrans_out -= 1;
+                }
+            }
+            f(self.una, &r);
+            self.una += 1;
+        }
+    }
+
+    /// Counts SACKed segments strictly above `seg` (for IsLost, RFC 6675 Section 4).
+    pub fn sacked_above(&self, seg: u64) -> u32 {
+        self.iter()
+            .rev()
+            .take_while(|(s, _)| *s > seg)
+            .filter(|(_, r)| r.sacked)
+            .count() as u32
+    }
+
+    /// Checks the counters against the records (tests and debug builds).
+    pub fn check(&self) {
+        let sacked = self.recs.iter().filter(|r| r.sacked).count() as u32;
+        let lost = self.recs.iter().filter(|r| r.lost && !r.sacked).count() as u32;
+        let retrans = self.recs.iter().filter(|r| r.retrans && !r.sacked).count() as u32;
+        assert_eq!(
+            (sacked, lost, retrans),
+            (self.sacked_out, self.lost_out, self.retrans_out)
+        );
+        assert!(
+            self.recs.iter().all(|r| !r.retrans || r.lost),
+            "retrans implies lost"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pipe_follows_rfc6675_setpipe() {
+        let mut sb = Scoreboard::new();
+        for _ in 0..10 {
+            sb.push_new(Time::ZERO, 10.0);
+        }
+        assert_eq!(sb.pipe(), 10);
+        // SACK 3..=9: seven segments out of the network.
+        for s in 3..10 {
+            sb.mark_sacked(s);
+        }
+        assert_eq!(sb.pipe(), 3);
+        // IsLost for 0..3 (3 or more SACKed above): deemed lost, pipe drops.
+        for s in 0..3 {
+            assert!(sb.mark_lost(s));
+        }
+        assert_eq!(sb.pipe(), 0);
+        // Retransmitting one puts it back into pipe.
+        sb.on_retransmit(0, Time(1), 5.0);
+        assert_eq!(sb.pipe(), 1);
+        assert_eq!(sb.get(0).unwrap().tx_count, 2);
+        sb.check();
+        // The retransmission is lost again: pipe drops, segment stays lost.
+        assert!(sb.mark_lost(0));
+        assert_eq!(sb.pipe(), 0);
+        sb.check();
+        // Cumulative ACK of everything.
+        let mut removed = 0;
+        sb.advance(10, |_, _| removed += 1);
+        assert_eq!(removed, 10);
+        assert_eq!(
+            (sb.pipe(), sb.packets_out(), sb.una(), sb.nxt()),
+            (0, 0, 10, 10)
+        );
+        sb.check();
+    }
+
+    #[test]
+    fn fack_is_one_past_highest_sacked() {
+        let mut sb = Scoreboard::new();
+        for _ in 0..8 {
+            sb.push_new(Time::ZERO, 8.0);
+        }
+        assert_eq!(sb.fack(), 0);
+        sb.mark_sacked(5);
+        sb.mark_sacked(3);
+        assert_eq!(sb.fack(), 6);
+        assert_eq!(sb.sacked_above(2), 2);
+        assert_eq!(sb.sacked_above(4), 1);
+    }
+}
