@@ -8,6 +8,7 @@ pub mod cc;
 pub mod receiver;
 pub mod segment;
 pub mod sender;
+pub mod variant;
 
 pub use receiver::{Receiver, ReceiverConfig};
 pub use segment::{AckSegment, DataSegment, SackBlock, Seq, TxKind};

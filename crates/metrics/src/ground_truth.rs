@@ -1,0 +1,281 @@
+//! Ground truth for retransmissions: the simulator sees every drop, so it
+//! can say whether each retransmission was needed.
+//!
+//! A retransmission (transmission k > 1 of a segment) is *spurious* when some
+//! earlier transmission of the same data was not dropped: it reached the
+//! receiver, or was still on its way when the run ended. It was *needed*
+//! when every earlier transmission was dropped. A timeout (or a fast
+//! retransmit) is spurious when the first retransmission it sends is: had
+//! the sender waited long enough, the original would have arrived (the Eifel
+//! paper's definition). Verdicts wait until the earlier transmissions'
+//! fates are known, so a packet still queued when the retransmission leaves
+//! and dropped afterwards is counted correctly as lost.
+
+use reorderlab_tcp::TxKind;
+use std::collections::VecDeque;
+
+/// The transmission kinds the ground truth distinguishes.
+pub use reorderlab_tcp::TxKind as GtKind;
+
+/// Counts of retransmissions and their verdicts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Verdicts {
+    pub retransmissions: u64,
+    pub spurious_retransmissions: u64,
+    pub fast_retransmits: u64,
+    pub spurious_fast_retransmits: u64,
+    pub timeouts: u64,
+    pub spurious_timeouts: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Seg {
+    /// Transmissions so far.
+    tx: u16,
+    /// Transmissions neither delivered nor dropped yet.
+    inflight: u16,
+    /// Lowest transmission number that reached the receiver (0 = none yet).
+    min_arrived: u16,
+    /// Undecided retransmissions of this segment are in `pending`.
+    has_pending: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    seg: u64,
+    k: u16,
+    kind: TxKind,
+}
+
+/// Ground truth of one flow, per segment number.
+#[derive(Debug, Default)]
+pub struct GroundTruth {
+    base: u64,
+    segs: VecDeque<Seg>,
+    pending: Vec<Pending>,
+    /// Segments below this were delivered in order at the receiver.
+    delivered_below: u64,
+    pub verdicts: Verdicts,
+}
+
+impl GroundTruth {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn entry(&mut self, seg: u64) -> Option<&mut Seg> {
+        let i = seg.checked_sub(self.base)? as usize;
+        while self.segs.len() <= i {
+            self.segs.push_back(Seg::default());
+        }
+        self.segs.get_mut(i)
+    }
+
+    /// Records transmission of `seg`; returns its transmission number.
+    #[inline]
+    pub fn on_send(&mut self, seg: u64, kind: GtKind) -> u16 {
+        let is_retx = kind != GtKind::New;
+        if is_retx {
+            self.verdicts.retransmissions += 1;
+            match kind {
+                GtKind::FastRetransmit => self.verdicts.fast_retransmits += 1,
+                GtKind::Timeout => self.verdicts.timeouts += 1,
+                _ => {}
+            }
+        }
+        let Some(e) = self.entry(seg) else {
+            // Below base: delivered long ago; any retransmission is spurious.
+            if is_retx {
+                Self::count(&mut self.verdicts, kind, true);
+            }
+            return u16::MAX;
+        };
+        e.tx = e.tx.saturating_add(1);
+        e.inflight += 1;
+        let k = e.tx;
+        if is_retx {
+            if e.min_arrived != 0 {
+                Self::count(&mut self.verdicts, kind, true);
+            } else {
+                e.has_pending = true;
+                self.pending.push(Pending { seg, k, kind });
+            }
+        }
+        k
+    }
+
+    fn count(v: &mut Verdicts, kind: GtKind, spurious: bool) {
+        if !spurious {
+            return;
+        }
+        v.spurious_retransmissions += 1;
+        match kind {
+            GtKind::FastRetransmit => v.spurious_fast_retransmits += 1,
+            GtKind::Timeout => v.spurious_timeouts += 1,
+            _ => {}
+        }
+    }
+
+    /// Transmission `k` of `seg` reached the receiver.
+    #[inline]
+    pub fn on_arrive(&mut self, seg: u64, k: u16) {
+        let Some(e) = self.entry(seg) else { return };
+        e.inflight = e.inflight.saturating_sub(1);
+        if e.min_arrived == 0 || k < e.min_arrived {
+            e.min_arrived = k;
+        }
+        if e.has_pending {
+            self.resolve(seg);
+        }
+    }
+
+    /// Transmission `k` of `seg` was dropped.
+    #[inline]
+    pub fn on_drop(&mut self, seg: u64, _k: u16) {
+        let Some(e) = self.entry(seg) else { return };
+        e.inflight = e.inflight.saturating_sub(1);
+        if e.has_pending {
+            self.resolve(seg);
+        }
+    }
+
+    /// Decides what can be decided for `seg`: a retransmission k is spurious
+    /// once any transmission j < k arrived, needed once all j < k are dropped.
+    fn resolve(&mut self, seg: u64) {
+        let Some(i) = seg.checked_sub(self.base) else { return };
+        let Some(e) = self.segs.get(i as usize).copied() else { return };
+        let mut left = false;
+        let verdicts = &mut self.verdicts;
+        self.pending.retain(|p| {
+            if p.seg != seg {
+                return true;
+            }
+            if e.min_arrived != 0 && e.min_arrived < p.k {
+                Self::count(verdicts, p.kind, true);
+                false
+            } else if e.inflight == 0 {
+                // Every transmission is settled and none before k arrived: needed.
+                false
+            } else {
+                left = true;
+                true
+            }
+        });
+        if let Some(e) = self.segs.get_mut(i as usize) {
+            e.has_pending = left;
+        }
+    }
+
+    /// The receiver has every segment below `seg`: forget settled segments.
+    pub fn delivered_below(&mut self, seg: u64) {
+        self.delivered_below = self.delivered_below.max(seg);
+        while self.base < self.delivered_below {
+            match self.segs.front() {
+                Some(e) if e.inflight == 0 && !e.has_pending => {
+                    self.segs.pop_front();
+                    self.base += 1;
+                }
+                None => {
+                    self.base = self.delivered_below;
+                    break;
+                }
+                _ => break,
+            }
+        }
+    }
+
+    /// Ends the run: undecided retransmissions whose earlier transmissions
+    /// are still on their way count as spurious.
+    pub fn finish(&mut self) -> Verdicts {
+        let segs: Vec<u64> = self.pending.iter().map(|p| p.seg).collect();
+        for s in segs {
+            self.resolve_final(s);
+        }
+        self.verdicts
+    }
+
+    fn resolve_final(&mut self, seg: u64) {
+        let Some(i) = seg.checked_sub(self.base) else { return };
+        let Some(e) = self.segs.get(i as usize).copied() else { return };
+        let verdicts = &mut self.verdicts;
+        self.pending.retain(|p| {
+            if p.seg != seg {
+                return true;
+            }
+            // Spurious if an earlier transmission arrived or is still on its way.
+            let earlier_alive = (e.min_arrived != 0 && e.min_arrived < p.k) || e.inflight > 0;
+            Self::count(verdicts, p.kind, earlier_alive);
+            false
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retransmission_of_a_dropped_segment_is_needed() {
+        let mut g = GroundTruth::new();
+        let k1 = g.on_send(0, GtKind::New);
+        g.on_drop(0, k1);
+        let k2 = g.on_send(0, GtKind::FastRetransmit);
+        g.on_arrive(0, k2);
+        let v = g.finish();
+        assert_eq!((v.retransmissions, v.spurious_retransmissions, v.fast_retransmits, v.spurious_fast_retransmits), (1, 0, 1, 0));
+    }
+
+    #[test]
+    fn retransmission_while_the_original_is_delayed_is_spurious() {
+        let mut g = GroundTruth::new();
+        let k1 = g.on_send(0, GtKind::New);
+        let k2 = g.on_send(0, GtKind::Timeout);
+        g.on_arrive(0, k1);
+        g.on_arrive(0, k2);
+        let v = g.finish();
+        assert_eq!((v.timeouts, v.spurious_timeouts, v.spurious_retransmissions), (1, 1, 1));
+    }
+
+    #[test]
+    fn original_queued_then_dropped_after_the_retransmission_left_makes_it_needed() {
+        let mut g = GroundTruth::new();
+        let k1 = g.on_send(0, GtKind::New);
+        let k2 = g.on_send(0, GtKind::Retransmit);
+        g.on_drop(0, k1);
+        g.on_arrive(0, k2);
+        assert_eq!(g.finish().spurious_retransmissions, 0);
+    }
+
+    #[test]
+    fn second_retransmission_after_the_first_arrived_is_spurious_even_if_the_original_was_dropped() {
+        let mut g = GroundTruth::new();
+        let k1 = g.on_send(0, GtKind::New);
+        g.on_drop(0, k1);
+        let k2 = g.on_send(0, GtKind::Timeout);
+        g.on_arrive(0, k2);
+        let _k3 = g.on_send(0, GtKind::Timeout);
+        let v = g.finish();
+        assert_eq!((v.timeouts, v.spurious_timeouts), (2, 1));
+    }
+
+    #[test]
+    fn retransmission_of_long_delivered_data_is_spurious() {
+        let mut g = GroundTruth::new();
+        for s in 0..10 {
+            let k = g.on_send(s, GtKind::New);
+            g.on_arrive(s, k);
+        }
+        g.delivered_below(10);
+        g.on_send(3, GtKind::Retransmit);
+        assert_eq!(g.finish().spurious_retransmissions, 1);
+        assert!(g.segs.is_empty(), "settled segments are forgotten");
+    }
+
+    #[test]
+    fn still_in_flight_at_the_end_counts_as_not_dropped() {
+        let mut g = GroundTruth::new();
+        g.on_send(0, GtKind::New);
+        g.on_send(0, GtKind::Timeout);
+        assert_eq!(g.finish().spurious_timeouts, 1);
+    }
+}

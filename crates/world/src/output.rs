@@ -1,0 +1,47 @@
+//! Writes a run's files: summary.json, flows.csv and, when sampled,
+//! series.csv.
+
+use crate::world::SeriesRow;
+use reorderlab_metrics::RunReport;
+use std::io;
+use std::path::Path;
+
+/// summary.json as pretty-printed JSON with a trailing newline.
+pub fn summary_json(r: &RunReport) -> String {
+    let mut s = serde_json::to_string_pretty(r).expect("report serializes");
+    s.push('\n');
+    s
+}
+
+fn csv_err(e: csv::Error) -> io::Error {
+    io::Error::other(e)
+}
+
+/// Writes summary.json, flows.csv and (if any rows) series.csv into `dir`.
+pub fn write_all(dir: &Path, r: &RunReport, series: &[SeriesRow]) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("summary.json"), summary_json(r))?;
+    let mut w = csv::Writer::from_path(dir.join("flows.csv")).map_err(csv_err)?;
+    for f in &r.flows {
+        w.serialize(f).map_err(csv_err)?;
+    }
+    w.flush()?;
+    if !series.is_empty() {
+        let mut w = csv::Writer::from_path(dir.join("series.csv")).map_err(csv_err)?;
+        w.write_record(["time_s", "flow", "cwnd", "ssthresh", "srtt_s", "goodput_bps", "retransmissions"]).map_err(csv_err)?;
+        for s in series {
+            w.write_record([
+                format!("{}", s.time.as_secs_f64()),
+                s.flow.to_string(),
+                format!("{:.3}", s.cwnd),
+                if s.ssthresh.is_finite() { format!("{:.3}", s.ssthresh) } else { String::new() },
+                s.srtt.map(|t| format!("{:.6}", t.as_secs_f64())).unwrap_or_default(),
+                format!("{:.1}", s.goodput_bps),
+                s.retransmissions.to_string(),
+            ])
+            .map_err(csv_err)?;
+        }
+        w.flush()?;
+    }
+    Ok(())
+}
