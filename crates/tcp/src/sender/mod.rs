@@ -119,6 +119,9 @@ pub struct Sender {
     /// Segments sent by limited transmit since SND.UNA last advanced; left
     /// out of FlightSize when ssthresh is set (RFC 5681 Section 3.2 step 2).
     lt_sent: u32,
+    /// The next retransmission is the recovery's fast retransmit (when
+    /// SND.UNA's own retransmission was already in flight at entry).
+    fr_tag_pending: bool,
     pub stats: SenderStats,
 }
 
@@ -143,6 +146,7 @@ impl Sender {
             total_segs,
             retransmitted_this_ack: false,
             lt_sent: 0,
+            fr_tag_pending: false,
             stats: SenderStats::default(),
             cfg,
         }
@@ -413,15 +417,22 @@ impl Sender {
             self.ssthresh
         };
         let una = self.sb.una();
-        if self.sb.mark_lost(una) {
-            self.retx_cursor = self.retx_cursor.min(una);
+        self.fr_tag_pending = true;
+        // RFC 6675 step 4.3: the first segment presumed dropped goes out at
+        // once, unless its retransmission is already in flight (it was sent
+        // after the previous RecoveryPoint and lost: a new congestion event,
+        // but nothing to resend yet).
+        if self.sb.get(una).is_some_and(|r| !r.retrans) {
+            if self.sb.mark_lost(una) {
+                self.retx_cursor = self.retx_cursor.min(una);
+            }
+            self.retransmit(now, una, TxKind::FastRetransmit, out);
         }
-        // RFC 6675 step 4.3: the first segment presumed dropped goes out at once.
-        self.retransmit(now, una, TxKind::FastRetransmit, out);
     }
 
     fn exit_recovery(&mut self) {
         self.in_recovery = false;
+        self.fr_tag_pending = false;
         match self.algo {
             RecoveryAlgo::Reno => self.cwnd = self.ssthresh,
             // RFC 6582 Section 3.2 step 3, option (1).
@@ -491,6 +502,7 @@ impl Sender {
         }
         self.cwnd = 1.0;
         self.in_recovery = false;
+        self.fr_tag_pending = false;
         self.dupacks = 0;
         self.recover = self.sb.nxt();
         // Everything outstanding and not SACKed is deemed lost; SACK
@@ -613,6 +625,10 @@ impl Sender {
     fn retransmit(&mut self, now: Time, seg: u64, kind: TxKind, out: &mut Vec<DataSegment>) {
         if self.sb.get(seg).is_none() {
             return;
+        }
+        let kind = if self.fr_tag_pending && kind == TxKind::Retransmit { TxKind::FastRetransmit } else { kind };
+        if kind == TxKind::FastRetransmit {
+            self.fr_tag_pending = false;
         }
         self.sb.on_retransmit(seg, now, self.cwnd);
         self.retransmitted_this_ack = true;

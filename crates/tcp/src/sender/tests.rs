@@ -384,3 +384,24 @@ fn receiver_window_limits_new_data() {
     t.s.on_ack(Time::from_millis(20), &a, &mut o);
     assert_eq!(o.len(), 4);
 }
+
+#[test]
+fn new_recovery_does_not_resend_a_retransmission_already_in_flight() {
+    // Segment 10 is sent during recovery (above RecoveryPoint), deemed lost
+    // and retransmitted; a later loss signal at SND.UNA = 10 starts a new
+    // recovery (new congestion event) but must not resend segment 10 again.
+    let (mut t, _) = h(RecoveryAlgo::Sack, true, 10);
+    t.at(10).ack(0, &[(1, 4)]);
+    assert_eq!(t.s.recover, 10);
+    t.at(20).ack(0, &[(1, 10)]);
+    // New data 10.. went out; 10 is lost, 11..=13 SACKed: IsLost(10).
+    let out = t.at(30).ack(0, &[(11, 14), (1, 10)]);
+    assert!(out.contains(&(10, TxKind::Retransmit)), "{out:?}");
+    // Full ACK of the recovery (to 10) exits; the next SACK is a dupack with SND.UNA lost.
+    t.at(40).ack(10, &[(11, 14)]);
+    assert!(!t.s.in_recovery);
+    let out = t.at(41).ack(10, &[(11, 15)]);
+    assert!(t.s.in_recovery, "loss of data sent after RecoveryPoint is a new congestion event");
+    assert!(!out.iter().any(|(s, _)| *s == 10), "segment 10's retransmission is still in flight: {out:?}");
+    assert_eq!(t.s.sb.get(10).unwrap().tx_count, 2);
+}
