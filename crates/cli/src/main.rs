@@ -8,7 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "reorderlab", version, about = "Packet reordering, delay spikes and lossy links versus TCP senders: a packet-level simulator")]
+#[command(
+    name = "reorderlab",
+    version,
+    about = "Packet reordering, delay spikes and lossy links versus TCP senders: a packet-level simulator"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -90,7 +94,15 @@ fn print_table(r: &RunReport) {
     );
     println!(
         "{:>4}  {:<14} {:>14} {:>14} {:>9} {:>11} {:>11} {:>11} {:>10}",
-        "flow", "variant", "goodput", "throughput", "segments", "retx(spur)", "fastrx(sp)", "rto(spur)", "done_s"
+        "flow",
+        "variant",
+        "goodput",
+        "throughput",
+        "segments",
+        "retx(spur)",
+        "fastrx(sp)",
+        "rto(spur)",
+        "done_s"
     );
     for f in &r.flows {
         println!(
@@ -103,7 +115,9 @@ fn print_table(r: &RunReport) {
             format!("{}({})", f.retransmissions, f.spurious_retransmissions),
             format!("{}({})", f.fast_retransmits, f.spurious_fast_retransmits),
             format!("{}({})", f.timeouts, f.spurious_timeouts),
-            f.completion_time_s.map(|t| format!("{t:.3}")).unwrap_or_else(|| "-".into()),
+            f.completion_time_s
+                .map(|t| format!("{t:.3}"))
+                .unwrap_or_else(|| "-".into()),
         );
     }
     for l in &r.links {
@@ -131,7 +145,13 @@ fn main() -> ExitCode {
         }
     };
     match cli.cmd {
-        Cmd::Run { scenario, out, seed, set, quiet } => {
+        Cmd::Run {
+            scenario,
+            out,
+            seed,
+            set,
+            quiet,
+        } => {
             let sc = match load(&scenario, &set, seed) {
                 Ok(s) => s,
                 Err(c) => return c,

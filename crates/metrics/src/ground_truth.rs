@@ -45,6 +45,8 @@ struct Pending {
     seg: u64,
     k: u16,
     kind: TxKind,
+    /// Earlier transmissions (j < k) neither delivered nor dropped yet.
+    earlier_open: u16,
 }
 
 /// Ground truth of one flow, per segment number.
@@ -90,15 +92,23 @@ impl GroundTruth {
             }
             return u16::MAX;
         };
+        let earlier_open = e.inflight;
         e.tx = e.tx.saturating_add(1);
         e.inflight += 1;
         let k = e.tx;
         if is_retx {
             if e.min_arrived != 0 {
                 Self::count(&mut self.verdicts, kind, true);
+            } else if earlier_open == 0 {
+                // Every earlier transmission was dropped: needed.
             } else {
                 e.has_pending = true;
-                self.pending.push(Pending { seg, k, kind });
+                self.pending.push(Pending {
+                    seg,
+                    k,
+                    kind,
+                    earlier_open,
+                });
             }
         }
         k
@@ -125,43 +135,46 @@ impl GroundTruth {
             e.min_arrived = k;
         }
         if e.has_pending {
-            self.resolve(seg);
+            self.resolve(seg, k, true);
         }
     }
 
     /// Transmission `k` of `seg` was dropped.
     #[inline]
-    pub fn on_drop(&mut self, seg: u64, _k: u16) {
+    pub fn on_drop(&mut self, seg: u64, k: u16) {
         let Some(e) = self.entry(seg) else { return };
         e.inflight = e.inflight.saturating_sub(1);
         if e.has_pending {
-            self.resolve(seg);
+            self.resolve(seg, k, false);
         }
     }
 
-    /// Decides what can be decided for `seg`: a retransmission k is spurious
-    /// once any transmission j < k arrived, needed once all j < k are dropped.
-    fn resolve(&mut self, seg: u64) {
-        let Some(i) = seg.checked_sub(self.base) else { return };
-        let Some(e) = self.segs.get(i as usize).copied() else { return };
+    /// Transmission `j` of `seg` settled (`arrived` or dropped): a pending
+    /// retransmission k > j is spurious if j arrived, and needed once all of
+    /// its earlier transmissions settled without arriving.
+    fn resolve(&mut self, seg: u64, j: u16, arrived: bool) {
         let mut left = false;
         let verdicts = &mut self.verdicts;
-        self.pending.retain(|p| {
-            if p.seg != seg {
+        self.pending.retain_mut(|p| {
+            if p.seg != seg || p.k <= j {
+                left |= p.seg == seg;
                 return true;
             }
-            if e.min_arrived != 0 && e.min_arrived < p.k {
+            if arrived {
                 Self::count(verdicts, p.kind, true);
-                false
-            } else if e.inflight == 0 {
-                // Every transmission is settled and none before k arrived: needed.
-                false
-            } else {
-                left = true;
-                true
+                return false;
             }
+            p.earlier_open = p.earlier_open.saturating_sub(1);
+            if p.earlier_open == 0 {
+                return false;
+            }
+            left = true;
+            true
         });
-        if let Some(e) = self.segs.get_mut(i as usize) {
+        if let Some(e) = seg
+            .checked_sub(self.base)
+            .and_then(|i| self.segs.get_mut(i as usize))
+        {
             e.has_pending = left;
         }
     }
@@ -184,29 +197,13 @@ impl GroundTruth {
         }
     }
 
-    /// Ends the run: undecided retransmissions whose earlier transmissions
-    /// are still on their way count as spurious.
+    /// Ends the run: undecided retransmissions have an earlier transmission
+    /// still on its way, so they count as spurious.
     pub fn finish(&mut self) -> Verdicts {
-        let segs: Vec<u64> = self.pending.iter().map(|p| p.seg).collect();
-        for s in segs {
-            self.resolve_final(s);
+        for p in self.pending.drain(..) {
+            Self::count(&mut self.verdicts, p.kind, true);
         }
         self.verdicts
-    }
-
-    fn resolve_final(&mut self, seg: u64) {
-        let Some(i) = seg.checked_sub(self.base) else { return };
-        let Some(e) = self.segs.get(i as usize).copied() else { return };
-        let verdicts = &mut self.verdicts;
-        self.pending.retain(|p| {
-            if p.seg != seg {
-                return true;
-            }
-            // Spurious if an earlier transmission arrived or is still on its way.
-            let earlier_alive = (e.min_arrived != 0 && e.min_arrived < p.k) || e.inflight > 0;
-            Self::count(verdicts, p.kind, earlier_alive);
-            false
-        });
     }
 }
 
@@ -222,7 +219,15 @@ mod tests {
         let k2 = g.on_send(0, GtKind::FastRetransmit);
         g.on_arrive(0, k2);
         let v = g.finish();
-        assert_eq!((v.retransmissions, v.spurious_retransmissions, v.fast_retransmits, v.spurious_fast_retransmits), (1, 0, 1, 0));
+        assert_eq!(
+            (
+                v.retransmissions,
+                v.spurious_retransmissions,
+                v.fast_retransmits,
+                v.spurious_fast_retransmits
+            ),
+            (1, 0, 1, 0)
+        );
     }
 
     #[test]
@@ -233,7 +238,10 @@ mod tests {
         g.on_arrive(0, k1);
         g.on_arrive(0, k2);
         let v = g.finish();
-        assert_eq!((v.timeouts, v.spurious_timeouts, v.spurious_retransmissions), (1, 1, 1));
+        assert_eq!(
+            (v.timeouts, v.spurious_timeouts, v.spurious_retransmissions),
+            (1, 1, 1)
+        );
     }
 
     #[test]
@@ -247,7 +255,8 @@ mod tests {
     }
 
     #[test]
-    fn second_retransmission_after_the_first_arrived_is_spurious_even_if_the_original_was_dropped() {
+    fn second_retransmission_after_the_first_arrived_is_spurious_even_if_the_original_was_dropped()
+    {
         let mut g = GroundTruth::new();
         let k1 = g.on_send(0, GtKind::New);
         g.on_drop(0, k1);
@@ -269,6 +278,32 @@ mod tests {
         g.on_send(3, GtKind::Retransmit);
         assert_eq!(g.finish().spurious_retransmissions, 1);
         assert!(g.segs.is_empty(), "settled segments are forgotten");
+    }
+
+    #[test]
+    fn needed_retransmission_still_in_flight_at_the_end_stays_needed() {
+        let mut g = GroundTruth::new();
+        let k1 = g.on_send(0, GtKind::New);
+        g.on_drop(0, k1);
+        g.on_send(0, GtKind::FastRetransmit);
+        assert_eq!(g.finish().spurious_fast_retransmits, 0);
+    }
+
+    #[test]
+    fn arrival_of_a_later_transmission_says_nothing_about_an_earlier_retransmission() {
+        // Original and first retransmission both in flight; the second
+        // retransmission arrives first: retransmission 2 stays undecided
+        // until the original's fate is known.
+        let mut g = GroundTruth::new();
+        let k1 = g.on_send(0, GtKind::New);
+        let k2 = g.on_send(0, GtKind::Timeout);
+        let k3 = g.on_send(0, GtKind::Timeout);
+        g.on_arrive(0, k3);
+        g.on_drop(0, k1);
+        g.on_arrive(0, k2);
+        // k2: earlier (k1) dropped -> needed. k3: k2 arrived -> spurious.
+        let v = g.finish();
+        assert_eq!((v.timeouts, v.spurious_timeouts), (2, 1));
     }
 
     #[test]

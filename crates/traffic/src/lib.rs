@@ -18,7 +18,10 @@ impl Transfer {
         Transfer { start, bytes: None }
     }
     pub fn finite(start: Time, bytes: u64) -> Self {
-        Transfer { start, bytes: Some(bytes) }
+        Transfer {
+            start,
+            bytes: Some(bytes),
+        }
     }
     pub fn is_bulk(&self) -> bool {
         self.bytes.is_none()

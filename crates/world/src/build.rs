@@ -43,7 +43,10 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
     let Topology::Dumbbell(d) = &sc.topology;
     let pairs = sc.pairs().max(1);
     let access: Vec<LinkParams> = (0..pairs)
-        .map(|i| LinkParams { delay: d.access_delay(i), ..link_params(&d.access) })
+        .map(|i| LinkParams {
+            delay: d.access_delay(i),
+            ..link_params(&d.access)
+        })
         .collect();
     let db: Dumbbell<Payload> = Dumbbell::build(link_params(&d.bottleneck), &access, sc.seed);
     let mut net = db.net;
@@ -55,7 +58,10 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
         let links: Vec<(LinkId, LinkId)> = match imp.link.as_str() {
             "bottleneck" => vec![db.bottleneck],
             "access" => db.pairs.iter().map(|p| p.access).collect(),
-            other => match other.strip_prefix("access:").and_then(|n| n.parse::<usize>().ok()) {
+            other => match other
+                .strip_prefix("access:")
+                .and_then(|n| n.parse::<usize>().ok())
+            {
                 Some(n) if n < db.pairs.len() => vec![db.pairs[n].access],
                 _ => {
                     return Err(BuildError {
@@ -71,7 +77,9 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
                 Direction::Reverse => rev,
             };
             let im = match &imp.kind {
-                ImpairmentKind::Loss { probability } => Impairment::Loss(Bernoulli { p: *probability }),
+                ImpairmentKind::Loss { probability } => {
+                    Impairment::Loss(Bernoulli { p: *probability })
+                }
             };
             net.impair(l, im);
         }
@@ -82,13 +90,19 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
     let mut id = 0u32;
     for (fi, spec) in sc.flows.iter().enumerate() {
         let Some(v) = variant::find(&spec.variant) else {
-            return Err(BuildError { key: format!("flows[{fi}].variant"), message: format!("unknown variant {:?}", spec.variant) });
+            return Err(BuildError {
+                key: format!("flows[{fi}].variant"),
+                message: format!("unknown variant {:?}", spec.variant),
+            });
         };
         let cc = match &spec.cc {
             None => v.default_cc(),
             Some(name) => variant::congestion_control(name).ok_or_else(|| BuildError {
                 key: format!("flows[{fi}].cc"),
-                message: format!("unknown congestion control {name:?}; expected one of: {}", variant::CC_NAMES.join(", ")),
+                message: format!(
+                    "unknown congestion control {name:?}; expected one of: {}",
+                    variant::CC_NAMES.join(", ")
+                ),
             })?,
         };
         let sack = spec.sack.unwrap_or(v.sack);
@@ -96,7 +110,10 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
         for _ in 0..spec.count {
             let pair = flow_pairs.get(id as usize).copied().unwrap_or(0) as usize;
             let Some(p) = db.pairs.get(pair) else {
-                return Err(BuildError { key: format!("flows[{fi}].pair"), message: format!("no pair {pair}") });
+                return Err(BuildError {
+                    key: format!("flows[{fi}].pair"),
+                    message: format!("no pair {pair}"),
+                });
             };
             let scfg = SenderConfig {
                 mss: spec.mss,
@@ -119,20 +136,47 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
                 rwnd: spec.rwnd.unwrap_or(u64::MAX),
                 mss: spec.mss,
             };
-            let transfer = Transfer { start: spec.start, bytes: spec.bytes };
+            let transfer = Transfer {
+                start: spec.start,
+                bytes: spec.bytes,
+            };
             let sender = Sender::new(scfg, v.recovery, cc.clone());
-            flows.push(Flow::new(id, v.name.to_string(), p.src, p.dst, transfer, sender, Receiver::new(rcfg)));
+            flows.push(Flow::new(
+                id,
+                v.name.to_string(),
+                p.src,
+                p.dst,
+                transfer,
+                sender,
+                Receiver::new(rcfg),
+            ));
             id += 1;
         }
     }
 
     let mut reported = vec![
-        ReportedLink { link: db.bottleneck.0, name: "bottleneck".into(), direction: "forward" },
-        ReportedLink { link: db.bottleneck.1, name: "bottleneck".into(), direction: "reverse" },
+        ReportedLink {
+            link: db.bottleneck.0,
+            name: "bottleneck".into(),
+            direction: "forward",
+        },
+        ReportedLink {
+            link: db.bottleneck.1,
+            name: "bottleneck".into(),
+            direction: "reverse",
+        },
     ];
     for (i, p) in db.pairs.iter().enumerate() {
-        reported.push(ReportedLink { link: p.access.0, name: format!("access:{i}"), direction: "forward" });
-        reported.push(ReportedLink { link: p.access.1, name: format!("access:{i}"), direction: "reverse" });
+        reported.push(ReportedLink {
+            link: p.access.0,
+            name: format!("access:{i}"),
+            direction: "forward",
+        });
+        reported.push(ReportedLink {
+            link: p.access.1,
+            name: format!("access:{i}"),
+            direction: "reverse",
+        });
     }
     let _ = Time::ZERO;
     Ok(World::new(

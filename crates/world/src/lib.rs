@@ -10,7 +10,9 @@ pub use build::{build, BuildError};
 pub use world::{Event, Flow, Payload, SeriesRow, World};
 
 /// Builds and runs a scenario.
-pub fn run(sc: &reorderlab_scenario::Scenario) -> Result<(reorderlab_metrics::RunReport, Vec<SeriesRow>), BuildError> {
+pub fn run(
+    sc: &reorderlab_scenario::Scenario,
+) -> Result<(reorderlab_metrics::RunReport, Vec<SeriesRow>), BuildError> {
     let mut w = build(sc)?;
     let r = w.run();
     Ok((r, std::mem::take(&mut w.series)))

@@ -28,14 +28,29 @@ pub fn write_all(dir: &Path, r: &RunReport, series: &[SeriesRow]) -> io::Result<
     w.flush()?;
     if !series.is_empty() {
         let mut w = csv::Writer::from_path(dir.join("series.csv")).map_err(csv_err)?;
-        w.write_record(["time_s", "flow", "cwnd", "ssthresh", "srtt_s", "goodput_bps", "retransmissions"]).map_err(csv_err)?;
+        w.write_record([
+            "time_s",
+            "flow",
+            "cwnd",
+            "ssthresh",
+            "srtt_s",
+            "goodput_bps",
+            "retransmissions",
+        ])
+        .map_err(csv_err)?;
         for s in series {
             w.write_record([
                 format!("{}", s.time.as_secs_f64()),
                 s.flow.to_string(),
                 format!("{:.3}", s.cwnd),
-                if s.ssthresh.is_finite() { format!("{:.3}", s.ssthresh) } else { String::new() },
-                s.srtt.map(|t| format!("{:.6}", t.as_secs_f64())).unwrap_or_default(),
+                if s.ssthresh.is_finite() {
+                    format!("{:.3}", s.ssthresh)
+                } else {
+                    String::new()
+                },
+                s.srtt
+                    .map(|t| format!("{:.6}", t.as_secs_f64()))
+                    .unwrap_or_default(),
                 format!("{:.1}", s.goodput_bps),
                 s.retransmissions.to_string(),
             ])

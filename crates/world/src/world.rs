@@ -65,7 +65,15 @@ pub struct Flow {
 }
 
 impl Flow {
-    pub fn new(id: u32, variant: String, src: NodeId, dst: NodeId, transfer: Transfer, sender: Sender, receiver: Receiver) -> Flow {
+    pub fn new(
+        id: u32,
+        variant: String,
+        src: NodeId,
+        dst: NodeId,
+        transfer: Transfer,
+        sender: Sender,
+        receiver: Receiver,
+    ) -> Flow {
         Flow {
             id,
             variant,
@@ -249,7 +257,9 @@ impl World {
     }
 
     fn sample(&mut self, now: Time) {
-        let Some(iv) = self.series_interval else { return };
+        let Some(iv) = self.series_interval else {
+            return;
+        };
         for (i, fl) in self.flows.iter().enumerate() {
             let d = fl.receiver.delivered_bytes();
             let g = (d - self.series_last[i]) as f64 * 8.0 / iv.as_secs_f64();
@@ -338,7 +348,17 @@ impl World {
             let k = fl.gt.on_send(seg.seq / mss, seg.kind);
             let size = seg.wire_bytes();
             fl.wire_bytes_sent += size as u64;
-            self.net.send(&mut self.q, now, Packet { src: fl.src, dst: fl.dst, flow: f, size, payload: Payload::Data(seg, k) });
+            self.net.send(
+                &mut self.q,
+                now,
+                Packet {
+                    src: fl.src,
+                    dst: fl.dst,
+                    flow: f,
+                    size,
+                    payload: Payload::Data(seg, k),
+                },
+            );
         }
         if let Some(t) = fl.stimer.set(fl.sender.next_wakeup()) {
             self.q.schedule(t, Event::SenderTimer(f));
@@ -349,7 +369,17 @@ impl World {
         let fl = &self.flows[f as usize];
         let size = ack.wire_bytes();
         let (src, dst) = (fl.dst, fl.src);
-        self.net.send(&mut self.q, now, Packet { src, dst, flow: f, size, payload: Payload::Ack(ack) });
+        self.net.send(
+            &mut self.q,
+            now,
+            Packet {
+                src,
+                dst,
+                flow: f,
+                size,
+                payload: Payload::Ack(ack),
+            },
+        );
     }
 
     fn arm_receiver(&mut self, f: u32) {
@@ -360,13 +390,17 @@ impl World {
     }
 
     fn report(&mut self) -> RunReport {
-        let window = (self.measure_to - self.measure_from).as_secs_f64().max(1e-12);
+        let window = (self.measure_to - self.measure_from)
+            .as_secs_f64()
+            .max(1e-12);
         let flows = self
             .flows
             .iter_mut()
             .map(|fl| {
                 let v = fl.gt.finish();
-                let end = fl.end.unwrap_or((fl.receiver.delivered_bytes(), fl.wire_bytes_sent));
+                let end = fl
+                    .end
+                    .unwrap_or((fl.receiver.delivered_bytes(), fl.wire_bytes_sent));
                 FlowReport {
                     id: fl.id,
                     variant: fl.variant.clone(),
@@ -380,14 +414,19 @@ impl World {
                     spurious_fast_retransmits: v.spurious_fast_retransmits,
                     timeouts: v.timeouts,
                     spurious_timeouts: v.spurious_timeouts,
-                    completion_time_s: fl.completed_at.map(|t| (t - fl.transfer.start).as_secs_f64()),
+                    completion_time_s: fl
+                        .completed_at
+                        .map(|t| (t - fl.transfer.start).as_secs_f64()),
                     dsacks_received: fl.sender.stats.dsacks,
                     srtt_s: fl.sender.rtt.srtt.map(|t| t.as_secs_f64()),
                     final_cwnd: fl.sender.cwnd,
                 }
             })
             .collect();
-        let end = self.link_end.clone().unwrap_or_else(|| self.net.links.iter().map(|l| l.stats).collect());
+        let end = self
+            .link_end
+            .clone()
+            .unwrap_or_else(|| self.net.links.iter().map(|l| l.stats).collect());
         let links = self
             .reported_links
             .iter()

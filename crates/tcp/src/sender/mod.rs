@@ -626,7 +626,11 @@ impl Sender {
         if self.sb.get(seg).is_none() {
             return;
         }
-        let kind = if self.fr_tag_pending && kind == TxKind::Retransmit { TxKind::FastRetransmit } else { kind };
+        let kind = if self.fr_tag_pending && kind == TxKind::Retransmit {
+            TxKind::FastRetransmit
+        } else {
+            kind
+        };
         if kind == TxKind::FastRetransmit {
             self.fr_tag_pending = false;
         }

@@ -401,7 +401,13 @@ fn new_recovery_does_not_resend_a_retransmission_already_in_flight() {
     t.at(40).ack(10, &[(11, 14)]);
     assert!(!t.s.in_recovery);
     let out = t.at(41).ack(10, &[(11, 15)]);
-    assert!(t.s.in_recovery, "loss of data sent after RecoveryPoint is a new congestion event");
-    assert!(!out.iter().any(|(s, _)| *s == 10), "segment 10's retransmission is still in flight: {out:?}");
+    assert!(
+        t.s.in_recovery,
+        "loss of data sent after RecoveryPoint is a new congestion event"
+    );
+    assert!(
+        !out.iter().any(|(s, _)| *s == 10),
+        "segment 10's retransmission is still in flight: {out:?}"
+    );
     assert_eq!(t.s.sb.get(10).unwrap().tx_count, 2);
 }
