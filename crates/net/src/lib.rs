@@ -4,6 +4,7 @@
 
 pub mod impair;
 pub mod link;
+pub mod multipath;
 pub mod network;
 pub mod packet;
 pub mod queue;

@@ -71,6 +71,8 @@ pub struct Link {
     pub stats: LinkStats,
     /// Packet rate for RED's idle-time estimate (1500-byte packets).
     pub(crate) ptc: f64,
+    /// Active suspensions (delay spikes): no transmission starts while > 0.
+    pub paused: u32,
 }
 
 impl Link {
@@ -100,6 +102,7 @@ impl Link {
             rng,
             stats: LinkStats::default(),
             ptc: p.rate_bps as f64 / (8.0 * 1500.0),
+            paused: 0,
         }
     }
 

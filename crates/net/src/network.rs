@@ -5,9 +5,10 @@
 //! network only moves packet ids and reports what happened to them through
 //! [`NetOutput`]s.
 
-use crate::impair::{Impairment, Verdict};
+use crate::impair::{Impairment, Timed, TimedKind, Verdict};
 use crate::link::{Link, LinkParams};
 use crate::packet::{LinkId, NodeId, Packet, PacketId, Pool};
+use rand::RngExt;
 use reorderlab_sim::{EventQueue, Time};
 
 /// An event of the network layer.
@@ -19,6 +20,8 @@ pub enum NetEvent {
     Arrive(LinkId),
     /// A packet held back by a delay impairment reaches the far end.
     DelayedArrive(LinkId, PacketId),
+    /// A timed impairment (swap, spike, rate change) is due.
+    Timed(u32),
 }
 
 /// Why a packet was dropped.
@@ -106,6 +109,9 @@ impl NetworkBuilder {
             nodes: self.nodes,
             next_hop,
             out: Vec::with_capacity(64),
+            timed: Vec::new(),
+            multipath: Vec::new(),
+            has_multipath: vec![false; n],
         }
     }
 }
@@ -156,6 +162,12 @@ pub struct Network<P> {
     /// next_hop[from * n + to]: the link to take, u32::MAX if unreachable.
     next_hop: Vec<u32>,
     out: Vec<NetOutput>,
+    /// Timed impairments, addressed by `NetEvent::Timed(index)`.
+    pub timed: Vec<Timed>,
+    /// Per-packet multipath routing entries (source, destination, paths).
+    pub multipath: Vec<crate::multipath::Multipath>,
+    /// Whether a node is the source of some multipath entry (skips the lookup otherwise).
+    has_multipath: Vec<bool>,
 }
 
 impl<P: Copy + Default> Network<P> {
@@ -177,14 +189,55 @@ impl<P: Copy + Default> Network<P> {
         self.links[id.0 as usize].impairments.push(imp);
     }
 
+    /// Adds a timed impairment; [`Network::start`] schedules it.
+    pub fn add_timed(&mut self, t: Timed) -> u32 {
+        self.timed.push(t);
+        self.timed.len() as u32 - 1
+    }
+
+    /// Routes packets from `src` to `dst` per packet over `mp`'s paths.
+    pub fn add_multipath(&mut self, mp: crate::multipath::Multipath) {
+        self.has_multipath[mp.src.0 as usize] = true;
+        self.multipath.push(mp);
+    }
+
+    /// Schedules the first event of every timed impairment.
+    pub fn start<E: From<NetEvent>>(&mut self, q: &mut EventQueue<E>) {
+        for (i, t) in self.timed.iter_mut().enumerate() {
+            let first = match &mut t.kind {
+                TimedKind::Swap(s) => Some(s.interval),
+                TimedKind::RateChange(r) => Some(r.at),
+                TimedKind::Spikes(s) => {
+                    s.next_start = s.every.sample(&mut t.rng);
+                    Some(s.next_start)
+                }
+            };
+            if let Some(at) = first {
+                q.schedule(at, NetEvent::Timed(i as u32).into());
+            }
+        }
+    }
+
     /// Injects a packet at its source node.
     #[inline]
     pub fn send<E: From<NetEvent>>(
         &mut self,
         q: &mut EventQueue<E>,
         now: Time,
-        pkt: Packet<P>,
+        mut pkt: Packet<P>,
     ) -> PacketId {
+        pkt.path = u32::MAX;
+        pkt.hop = 0;
+        if self.has_multipath[pkt.src.0 as usize] {
+            if let Some((i, mp)) = self
+                .multipath
+                .iter_mut()
+                .enumerate()
+                .find(|(_, m)| m.src == pkt.src && m.dst == pkt.dst)
+            {
+                pkt.path = ((i as u32) << 16) | mp.choose() as u32;
+            }
+        }
         let id = self.pool.alloc(pkt);
         self.forward(q, now, pkt.src, id);
         id
@@ -205,19 +258,32 @@ impl<P: Copy + Default> Network<P> {
         at: NodeId,
         id: PacketId,
     ) {
-        let dst = self.pool.get(id).dst;
+        let pkt = self.pool.get_mut(id);
+        let dst = pkt.dst;
         if at == dst {
             self.out.push(NetOutput::Delivered(id));
             return;
         }
-        let Some(lid) = self.route(at, dst) else {
+        let next = if pkt.path == u32::MAX {
+            self.route(at, dst)
+        } else {
+            // Source-routed: follow the path chosen at the source, hop by hop.
+            let mp = &self.multipath[(pkt.path >> 16) as usize];
+            let hop = pkt.hop as usize;
+            pkt.hop += 1;
+            mp.paths[(pkt.path & 0xffff) as usize]
+                .links
+                .get(hop)
+                .copied()
+        };
+        let Some(lid) = next else {
             self.out
                 .push(NetOutput::Dropped(id, LinkId(u32::MAX), DropCause::NoRoute));
             return;
         };
         let size = self.pool.get(id).size;
         let link = &mut self.links[lid.0 as usize];
-        if link.tx.is_none() && link.queue.is_empty() {
+        if link.tx.is_none() && link.queue.is_empty() && link.paused == 0 {
             let done = now + reorderlab_sim::Time::transmission(size as u64, link.rate_bps);
             link.tx = Some((id, size, now));
             q.schedule(done, NetEvent::TxDone(lid).into());
@@ -253,6 +319,74 @@ impl<P: Copy + Default> Network<P> {
                 let to = self.links[lid.0 as usize].to;
                 self.forward(q, now, to, id);
             }
+            NetEvent::Timed(i) => self.timed_event(q, now, i),
+        }
+    }
+
+    fn timed_event<E: From<NetEvent>>(&mut self, q: &mut EventQueue<E>, now: Time, i: u32) {
+        let Some(t) = self.timed.get_mut(i as usize) else {
+            return;
+        };
+        let rng = &mut t.rng;
+        match &mut t.kind {
+            TimedKind::Swap(s) => {
+                s.events += 1;
+                let queue = &mut self.links[s.link.0 as usize].queue;
+                let n = queue.len();
+                if n >= 2 {
+                    for _ in 0..s.swaps {
+                        let a = rng.random_range(0..n);
+                        let mut b = rng.random_range(0..n - 1);
+                        if b >= a {
+                            b += 1;
+                        }
+                        queue.swap(a, b);
+                        s.performed += 1;
+                    }
+                }
+                q.schedule(now + s.interval, NetEvent::Timed(i).into());
+            }
+            TimedKind::RateChange(r) => {
+                let link = &mut self.links[r.link.0 as usize];
+                link.rate_bps = r.rate_bps;
+                link.ptc = r.rate_bps as f64 / (8.0 * 1500.0);
+            }
+            TimedKind::Spikes(s) => match s.active_until {
+                None => {
+                    let len = s.length.sample(rng);
+                    let end = now + len;
+                    s.active_until = Some(end);
+                    s.history.push((now, end));
+                    let (a, b) = s.links;
+                    self.links[a.0 as usize].paused += 1;
+                    self.links[b.0 as usize].paused += 1;
+                    s.next_start = now + s.every.sample(rng);
+                    q.schedule(end, NetEvent::Timed(i).into());
+                }
+                Some(_) => {
+                    s.active_until = None;
+                    let next = s.next_start.max(now);
+                    let (a, b) = s.links;
+                    q.schedule(next, NetEvent::Timed(i).into());
+                    for l in [a, b] {
+                        self.links[l.0 as usize].paused -= 1;
+                        self.start_next(q, now, l);
+                    }
+                }
+            },
+        }
+    }
+
+    /// Starts transmitting the head of the queue if the transmitter is idle.
+    fn start_next<E: From<NetEvent>>(&mut self, q: &mut EventQueue<E>, now: Time, lid: LinkId) {
+        let link = &mut self.links[lid.0 as usize];
+        if link.tx.is_some() || link.paused > 0 {
+            return;
+        }
+        if let Some((next, nsize)) = link.queue.pop(now) {
+            let done = now + reorderlab_sim::Time::transmission(nsize as u64, link.rate_bps);
+            link.tx = Some((next, nsize, now));
+            q.schedule(done, NetEvent::TxDone(lid).into());
         }
     }
 
@@ -266,7 +400,7 @@ impl<P: Copy + Default> Network<P> {
         link.stats.busy += now - started;
         let mut verdict = Verdict::Pass;
         for imp in link.impairments.iter_mut() {
-            match imp.apply(now, &mut link.rng) {
+            match imp.apply(now) {
                 Verdict::Pass => {}
                 Verdict::Drop => {
                     verdict = Verdict::Drop;
@@ -300,12 +434,7 @@ impl<P: Copy + Default> Network<P> {
                 );
             }
         }
-        let link = &mut self.links[lid.0 as usize];
-        if let Some((next, nsize)) = link.queue.pop(now) {
-            let done = now + reorderlab_sim::Time::transmission(nsize as u64, link.rate_bps);
-            link.tx = Some((next, nsize, now));
-            q.schedule(done, NetEvent::TxDone(lid).into());
-        }
+        self.start_next(q, now, lid);
     }
 }
 
@@ -351,17 +480,7 @@ mod tests {
         let mut q = EventQueue::new();
         let mut outs = Vec::new();
         for i in 0..3 {
-            net.send(
-                &mut q,
-                Time::ZERO,
-                Packet {
-                    src: a,
-                    dst: c,
-                    flow: 0,
-                    size: 1500,
-                    payload: i,
-                },
-            );
+            net.send(&mut q, Time::ZERO, Packet::new(a, c, 0, 1500, i));
         }
         net.take_outputs(&mut outs);
         assert!(outs.is_empty());
@@ -387,17 +506,7 @@ mod tests {
         let mut q = EventQueue::new();
         let mut outs = Vec::new();
         for i in 0..5 {
-            net.send(
-                &mut q,
-                Time::ZERO,
-                Packet {
-                    src: a,
-                    dst: c,
-                    flow: 0,
-                    size: 1000,
-                    payload: i,
-                },
-            );
+            net.send(&mut q, Time::ZERO, Packet::new(a, c, 0, 1000, i));
         }
         net.take_outputs(&mut outs);
         // One in transmission, two queued, two dropped.

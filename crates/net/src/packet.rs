@@ -24,7 +24,27 @@ pub struct Packet<P> {
     pub flow: u32,
     /// Bytes on the wire, headers included.
     pub size: u32,
+    /// Multipath route (entry << 16 | path) chosen at the source, or
+    /// u32::MAX for hop-by-hop shortest-path routing. Set by the network.
+    pub path: u32,
+    /// Hops taken along `path`.
+    pub hop: u16,
     pub payload: P,
+}
+
+impl<P> Packet<P> {
+    /// A packet from `src` to `dst` routed by the network's tables.
+    pub fn new(src: NodeId, dst: NodeId, flow: u32, size: u32, payload: P) -> Self {
+        Packet {
+            src,
+            dst,
+            flow,
+            size,
+            path: u32::MAX,
+            hop: 0,
+            payload,
+        }
+    }
 }
 
 /// A free-list pool of packets.

@@ -148,6 +148,8 @@ impl World {
         reported_links: Vec<ReportedLink>,
     ) -> World {
         let mut q = EventQueue::new();
+        let mut net = net;
+        net.start(&mut q);
         for f in &flows {
             q.schedule(f.transfer.start, Event::Start(f.id));
         }
@@ -351,13 +353,7 @@ impl World {
             self.net.send(
                 &mut self.q,
                 now,
-                Packet {
-                    src: fl.src,
-                    dst: fl.dst,
-                    flow: f,
-                    size,
-                    payload: Payload::Data(seg, k),
-                },
+                Packet::new(fl.src, fl.dst, f, size, Payload::Data(seg, k)),
             );
         }
         if let Some(t) = fl.stimer.set(fl.sender.next_wakeup()) {
@@ -372,13 +368,7 @@ impl World {
         self.net.send(
             &mut self.q,
             now,
-            Packet {
-                src,
-                dst,
-                flow: f,
-                size,
-                payload: Payload::Ack(ack),
-            },
+            Packet::new(src, dst, f, size, Payload::Ack(ack)),
         );
     }
 
