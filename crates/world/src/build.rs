@@ -2,7 +2,7 @@
 //! creates each flow's sender and receiver from its variant.
 
 use crate::world::{Flow, Payload, ReportedLink, World};
-use reorderlab_net::impair::{Bernoulli, Impairment};
+use reorderlab_net::impair::{Bernoulli, Impairment, ImpairmentKind as NetImpairment};
 use reorderlab_net::topology::Dumbbell;
 use reorderlab_net::{AqmSpec, LinkId, LinkParams};
 use reorderlab_scenario::{Aqm, Direction, ImpairmentKind, LinkSpec, Scenario, Topology};
@@ -78,7 +78,7 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
             };
             let im = match &imp.kind {
                 ImpairmentKind::Loss { probability } => {
-                    Impairment::Loss(Bernoulli { p: *probability })
+                    Impairment::new(NetImpairment::Loss(Bernoulli { p: *probability }), reorderlab_sim::stream(sc.seed, &[reorderlab_sim::rng::label("impairment"), i as u64, l.0 as u64]))
                 }
             };
             net.impair(l, im);
