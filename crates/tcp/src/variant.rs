@@ -3,7 +3,19 @@
 //! `variant` values and what `reorderlab variants` lists.
 
 use crate::cc::{CongestionControl, Reno};
-use crate::sender::RecoveryAlgo;
+use crate::sender::{RecoveryAlgo, Sender, SenderConfig, TcpPr};
+use std::collections::BTreeMap;
+
+/// A numeric parameter a variant accepts in a flow's `params` table.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    pub name: &'static str,
+    pub default: f64,
+    /// Smallest and largest accepted values (inclusive, exclusive as documented).
+    pub min: f64,
+    pub max: f64,
+    pub doc: &'static str,
+}
 
 /// A named sender preset.
 #[derive(Clone, Copy, Debug)]
@@ -19,6 +31,8 @@ pub struct Variant {
     pub sack: bool,
     /// The flow negotiates DSACK (RFC 2883) unless the scenario overrides it.
     pub dsack: bool,
+    /// Parameters accepted in the flow's `params` table.
+    pub params: &'static [Param],
 }
 
 impl Variant {
@@ -26,7 +40,87 @@ impl Variant {
     pub fn default_cc(&self) -> CongestionControl {
         CongestionControl::Reno(Reno)
     }
+
+    /// Checks a flow's `params` table: every key known, every value in range.
+    pub fn check_params(&self, params: &BTreeMap<String, f64>) -> Result<(), (String, String)> {
+        for (k, &v) in params {
+            let Some(p) = self.params.iter().find(|p| p.name == k) else {
+                let known: Vec<&str> = self.params.iter().map(|p| p.name).collect();
+                let expected = if known.is_empty() {
+                    "this variant takes no parameters".to_string()
+                } else {
+                    format!("expected one of: {}", known.join(", "))
+                };
+                return Err((
+                    k.clone(),
+                    format!(
+                        "unknown parameter {k:?} for variant {:?}; {expected}",
+                        self.name
+                    ),
+                ));
+            };
+            if !(v >= p.min && v <= p.max) {
+                return Err((
+                    k.clone(),
+                    format!(
+                        "expected {} between {} and {}, got {v}",
+                        p.doc, p.min, p.max
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn param(&self, params: &BTreeMap<String, f64>, name: &str) -> f64 {
+        params
+            .get(name)
+            .copied()
+            .or_else(|| {
+                self.params
+                    .iter()
+                    .find(|p| p.name == name)
+                    .map(|p| p.default)
+            })
+            .unwrap_or(f64::NAN)
+    }
+
+    /// Builds this variant's sender.
+    pub fn sender(
+        &self,
+        cfg: SenderConfig,
+        cc: CongestionControl,
+        params: &BTreeMap<String, f64>,
+    ) -> Sender {
+        let s = Sender::new(cfg, self.recovery, cc);
+        match self.name {
+            "tcp-pr" | "tcp-pr-basic" => s.with_tcp_pr(TcpPr::new(
+                self.param(params, "alpha"),
+                self.param(params, "beta"),
+                self.name == "tcp-pr",
+            )),
+            _ => s,
+        }
+    }
 }
+
+/// TCP-PR's alpha and beta (TCP-PR Section IV: 0.999 and 3.0).
+const PR_PARAMS: &[Param] = &[
+    Param {
+        name: "alpha",
+        default: 0.999,
+        min: 0.0,
+        max: 1.0,
+        doc: "alpha, srtt's decay per RTT (TCP-PR eq. 2),",
+    },
+    Param {
+        name: "beta",
+        default: 3.0,
+        min: 1.0,
+        max: 1000.0,
+        doc: "beta, mxrtt = beta * srtt (TCP-PR eq. 1),",
+    },
+];
 
 /// Every variant, in the order `reorderlab variants` lists them.
 pub const VARIANTS: &[Variant] = &[
@@ -37,6 +131,7 @@ pub const VARIANTS: &[Variant] = &[
         recovery: RecoveryAlgo::Reno,
         sack: false,
         dsack: false,
+        params: &[],
     },
     Variant {
         name: "newreno",
@@ -45,6 +140,7 @@ pub const VARIANTS: &[Variant] = &[
         recovery: RecoveryAlgo::NewReno,
         sack: false,
         dsack: false,
+        params: &[],
     },
     Variant {
         name: "sack",
@@ -53,6 +149,7 @@ pub const VARIANTS: &[Variant] = &[
         recovery: RecoveryAlgo::Sack,
         sack: true,
         dsack: true,
+        params: &[],
     },
     Variant {
         name: "fack",
@@ -61,6 +158,7 @@ pub const VARIANTS: &[Variant] = &[
         recovery: RecoveryAlgo::Fack,
         sack: true,
         dsack: true,
+        params: &[],
     },
     Variant {
         name: "newreno-sack",
@@ -69,6 +167,25 @@ pub const VARIANTS: &[Variant] = &[
         recovery: RecoveryAlgo::NewRenoSack,
         sack: true,
         dsack: true,
+        params: &[],
+    },
+    Variant {
+        name: "tcp-pr",
+        description: "loss detected only by per-packet timers (mxrtt = beta * srtt), halving to cwnd(n)/2, with extreme-loss handling",
+        source: "TCP-PR paper, Section III-B and Table III",
+        recovery: RecoveryAlgo::TcpPr,
+        sack: true,
+        dsack: true,
+        params: PR_PARAMS,
+    },
+    Variant {
+        name: "tcp-pr-basic",
+        description: "TCP-PR without extreme-loss handling: never returns to slow start",
+        source: "TCP-PR paper, Section III-A and Table I",
+        recovery: RecoveryAlgo::TcpPr,
+        sack: true,
+        dsack: true,
+        params: PR_PARAMS,
     },
 ];
 

@@ -140,7 +140,7 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
                 start: spec.start,
                 bytes: spec.bytes,
             };
-            let sender = Sender::new(scfg, v.recovery, cc.clone());
+            let sender = v.sender(scfg, cc.clone(), &spec.params);
             flows.push(Flow::new(
                 id,
                 v.name.to_string(),

@@ -14,10 +14,12 @@
 mod recovery;
 mod rtt;
 mod scoreboard;
+mod tcp_pr;
 
 pub use recovery::RecoveryAlgo;
 pub use rtt::RttEstimator;
 pub use scoreboard::{Scoreboard, SegRecord};
+pub use tcp_pr::{PrMode, TcpPr};
 
 use crate::cc::{AckSample, CongestionControl};
 use crate::segment::{AckSegment, DataSegment, Seq, TxKind};
@@ -119,9 +121,12 @@ pub struct Sender {
     /// Segments sent by limited transmit since SND.UNA last advanced; left
     /// out of FlightSize when ssthresh is set (RFC 5681 Section 3.2 step 2).
     lt_sent: u32,
-    /// The next retransmission is the recovery's fast retransmit (when
-    /// SND.UNA's own retransmission was already in flight at entry).
-    fr_tag_pending: bool,
+    /// The kind the next retransmission is tagged with: the recovery's fast
+    /// retransmit when SND.UNA's own retransmission was already in flight at
+    /// entry, or the first retransmission after a TCP-PR loss event.
+    tag_pending: Option<TxKind>,
+    /// TCP-PR's state, when the loss detection is TCP-PR's timers.
+    pub pr: Option<TcpPr>,
     pub stats: SenderStats,
 }
 
@@ -146,10 +151,20 @@ impl Sender {
             total_segs,
             retransmitted_this_ack: false,
             lt_sent: 0,
-            fr_tag_pending: false,
+            tag_pending: None,
+            pr: None,
             stats: SenderStats::default(),
             cfg,
         }
+    }
+
+    /// Makes this a TCP-PR sender: cwnd starts at 1 (TCP-PR Table I line 2)
+    /// and loss is detected by TCP-PR's timers only.
+    pub fn with_tcp_pr(mut self, pr: TcpPr) -> Sender {
+        self.algo = RecoveryAlgo::TcpPr;
+        self.cwnd = 1.0;
+        self.pr = Some(pr);
+        self
     }
 
     /// Sends the initial window.
@@ -164,6 +179,9 @@ impl Sender {
 
     /// When the sender wants [`Sender::on_timer`] called.
     pub fn next_wakeup(&self) -> Option<Time> {
+        if self.pr.is_some() {
+            return self.pr_next_wakeup();
+        }
         self.rto_deadline
     }
 
@@ -219,6 +237,9 @@ impl Sender {
 
         if self.cfg.dsack && ack.dsack_block().is_some() {
             self.stats.dsacks += 1;
+        }
+        if self.pr.is_some() {
+            return self.pr_on_ack(now, ack, out);
         }
 
         // SACK blocks (the DSACK block, if any, reports data below una or
@@ -349,7 +370,7 @@ impl Sender {
                 self.sb.get(self.sb.una()).is_some_and(|r| r.lost)
             }
             RecoveryAlgo::Fack => self.sb.fack() - self.sb.una() > self.cfg.dupthresh as u64,
-            RecoveryAlgo::Reno | RecoveryAlgo::NewReno => false,
+            RecoveryAlgo::Reno | RecoveryAlgo::NewReno | RecoveryAlgo::TcpPr => false,
         }
     }
 
@@ -360,7 +381,7 @@ impl Sender {
     fn mark_lost_by_sack(&mut self) {
         let dupthresh = self.cfg.dupthresh as u64;
         match self.algo {
-            RecoveryAlgo::Reno | RecoveryAlgo::NewReno => {}
+            RecoveryAlgo::Reno | RecoveryAlgo::NewReno | RecoveryAlgo::TcpPr => {}
             RecoveryAlgo::Fack => {
                 let limit = self.sb.fack().saturating_sub(dupthresh);
                 for s in self.loss_frontier..limit {
@@ -417,7 +438,7 @@ impl Sender {
             self.ssthresh
         };
         let una = self.sb.una();
-        self.fr_tag_pending = true;
+        self.tag_pending = Some(TxKind::FastRetransmit);
         // RFC 6675 step 4.3: the first segment presumed dropped goes out at
         // once, unless its retransmission is already in flight (it was sent
         // after the previous RecoveryPoint and lost: a new congestion event,
@@ -432,7 +453,7 @@ impl Sender {
 
     fn exit_recovery(&mut self) {
         self.in_recovery = false;
-        self.fr_tag_pending = false;
+        self.tag_pending = None;
         match self.algo {
             RecoveryAlgo::Reno => self.cwnd = self.ssthresh,
             // RFC 6582 Section 3.2 step 3, option (1).
@@ -440,7 +461,10 @@ impl Sender {
                 self.cwnd = self.ssthresh.min(self.sb.packets_out().max(1) as f64 + 1.0)
             }
             // RFC 6675: cwnd was set to ssthresh on entry and is not inflated.
-            RecoveryAlgo::Sack | RecoveryAlgo::NewRenoSack | RecoveryAlgo::Fack => {
+            RecoveryAlgo::Sack
+            | RecoveryAlgo::NewRenoSack
+            | RecoveryAlgo::Fack
+            | RecoveryAlgo::TcpPr => {
                 self.cwnd = self.cwnd.min(self.ssthresh.max(1.0));
             }
         }
@@ -463,6 +487,7 @@ impl Sender {
             RecoveryAlgo::Sack | RecoveryAlgo::NewRenoSack | RecoveryAlgo::Fack => {
                 self.mark_lost_by_sack();
             }
+            RecoveryAlgo::TcpPr => {}
         }
     }
 
@@ -485,6 +510,9 @@ impl Sender {
     /// A retransmission timeout (RFC 6298 Section 5.4-5.6, RFC 5681 Section
     /// 3.1 eq. 4, RFC 6675 Section 5.1, RFC 6582 Section 4).
     pub fn on_timer(&mut self, now: Time, out: &mut Vec<DataSegment>) {
+        if self.pr.is_some() {
+            return self.pr_on_timer(now, out);
+        }
         match self.rto_deadline {
             Some(d) if d <= now => {}
             _ => return,
@@ -502,7 +530,7 @@ impl Sender {
         }
         self.cwnd = 1.0;
         self.in_recovery = false;
-        self.fr_tag_pending = false;
+        self.tag_pending = None;
         self.dupacks = 0;
         self.recover = self.sb.nxt();
         // Everything outstanding and not SACKed is deemed lost; SACK
@@ -540,6 +568,9 @@ impl Sender {
     /// The window available for sending, in segments, as the algorithm counts it.
     #[inline]
     fn window_allows(&self, new_data: bool) -> bool {
+        if self.pr.is_some() {
+            return self.pr_window_allows();
+        }
         let pipe = self.sb.pipe() as f64;
         let mut cwnd = self.cwnd;
         if new_data && self.cfg.limited_transmit && !self.in_recovery && !self.cfg.sack {
@@ -626,14 +657,17 @@ impl Sender {
         if self.sb.get(seg).is_none() {
             return;
         }
-        let kind = if self.fr_tag_pending && kind == TxKind::Retransmit {
-            TxKind::FastRetransmit
-        } else {
-            kind
+        let kind = match (self.tag_pending, kind) {
+            (Some(t), TxKind::Retransmit) => {
+                self.tag_pending = None;
+                t
+            }
+            (Some(_), TxKind::FastRetransmit | TxKind::Timeout) => {
+                self.tag_pending = None;
+                kind
+            }
+            _ => kind,
         };
-        if kind == TxKind::FastRetransmit {
-            self.fr_tag_pending = false;
-        }
         self.sb.on_retransmit(seg, now, self.cwnd);
         self.retransmitted_this_ack = true;
         self.stats.retransmissions += 1;
@@ -656,6 +690,12 @@ impl Sender {
             ts_val: self.cfg.timestamps.then_some(now),
             kind,
         });
+        if self.pr.is_some() {
+            // TCP-PR keeps no RFC 6298 timer: time(n) per packet instead.
+            let seg = seq / self.cfg.mss as u64;
+            self.pr_on_send(now, seg);
+            return;
+        }
         // RFC 6298 Section 5.1: start the timer if it is not running.
         if self.rto_deadline.is_none() {
             self.rto_deadline = Some(now + self.rtt.rto());

@@ -21,6 +21,9 @@ pub enum RecoveryAlgo {
     /// RFC 6675 recovery that retransmits at least one segment on every
     /// partial ACK (Eifel response paper, Section III-A).
     NewRenoSack,
+    /// No ACK-clocked loss detection at all: TCP-PR's per-packet timers
+    /// decide (the sender's `pr` state, `tcp_pr.rs`).
+    TcpPr,
 }
 
 impl RecoveryAlgo {

@@ -27,6 +27,8 @@ pub struct SegRecord {
     pub lost: bool,
     /// A retransmission of it is in flight (counts towards pipe, RFC 6675 Section 4 (b)).
     pub retrans: bool,
+    /// In TCP-PR's memorize list (TCP-PR Table II).
+    pub memo: bool,
 }
 
 /// The scoreboard: segment records from `una` up to `nxt`, and the counters
@@ -44,6 +46,8 @@ pub struct Scoreboard {
     retrans_out: u32,
     /// Highest SACKed segment + 1 (SND.FACK in segments, Mathis and Mahdavi 1996).
     fack: u64,
+    /// |memorize|: segments in TCP-PR's memorize list (TCP-PR Table II).
+    memo_out: u32,
 }
 
 impl Scoreboard {
@@ -111,6 +115,7 @@ impl Scoreboard {
             sacked: false,
             lost: false,
             retrans: false,
+            memo: false,
         });
         seg
     }
@@ -196,6 +201,10 @@ impl Scoreboard {
         }
         r.sacked = true;
         self.sacked_out += 1;
+        if r.memo {
+            r.memo = false;
+            self.memo_out -= 1;
+        }
         if r.lost {
             r.lost = false;
             self.lost_out -= 1;
@@ -217,6 +226,9 @@ impl Scoreboard {
                 self.una = new_una;
                 break;
             };
+            if r.memo {
+                self.memo_out -= 1;
+            }
             if r.sacked {
                 self.sacked_out -= 1;
             } else {
@@ -230,6 +242,46 @@ impl Scoreboard {
             f(self.una, &r);
             self.una += 1;
         }
+    }
+
+    /// |memorize| (TCP-PR Table II).
+    pub fn memo_len(&self) -> u32 {
+        self.memo_out
+    }
+
+    /// memorize := to-be-ack (TCP-PR Table I line 8): every segment sent and
+    /// neither acknowledged nor declared dropped.
+    pub fn memorize_to_be_ack(&mut self) {
+        for r in self.recs.iter_mut() {
+            let in_to_be_ack = !r.sacked && (!r.lost || r.retrans);
+            if in_to_be_ack && !r.memo {
+                r.memo = true;
+                self.memo_out += 1;
+            }
+        }
+    }
+
+    /// remove(memorize, seg); returns whether it was there.
+    pub fn unmemo(&mut self, seg: u64) -> bool {
+        let Some(i) = seg.checked_sub(self.una) else {
+            return false;
+        };
+        match self.recs.get_mut(i as usize) {
+            Some(r) if r.memo => {
+                r.memo = false;
+                self.memo_out -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// memorize := {} (TCP-PR Table III line 46).
+    pub fn clear_memo(&mut self) {
+        for r in self.recs.iter_mut() {
+            r.memo = false;
+        }
+        self.memo_out = 0;
     }
 
     /// Counts SACKed segments strictly above `seg` (for IsLost, RFC 6675 Section 4).

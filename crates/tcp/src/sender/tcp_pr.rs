@@ -1,0 +1,691 @@
+//! TCP-PR (Bohacek, Hespanha, Lee, Lim, Obraczka): loss is detected only
+//! by per-packet timers, never by duplicate ACKs.
+//!
+//! A packet n is declared dropped when `time > time(n) + mxrtt` (Table I
+//! line 5), with `mxrtt = beta * srtt` (eq. 1) and
+//! `srtt = max(alpha^(1/floor(cwnd)) * srtt, sample)` on every ACK (eq. 2).
+//! A drop halves the window to cwnd(n)/2, the window when n was sent; the
+//! `memorize` list keeps the other drops of the same burst from halving it
+//! again. The extreme-loss version (Table III) falls back to cwnd = 1, waits
+//! mxrtt (at least 1 s) and backs off exponentially, as a SACK sender's
+//! timeout would; `tcp-pr-basic` (Table I) never does.
+//!
+//! Where the paper's text is lost (Table III lines 8-25 and 39-44) the rules
+//! are rebuilt from Sections III-A and III-B; each choice is named where it
+//! is made. Reading of ACKs: an ACK "for packet n" is any acknowledgment of
+//! n, cumulative or SACK; TCP-PR uses SACK blocks (when the receiver sends
+//! them) only to learn which packets arrived, never to infer a loss.
+
+use super::{Sender, TxKind};
+use crate::segment::DataSegment;
+use reorderlab_sim::Time;
+use std::collections::VecDeque;
+
+/// TCP-PR's sending mode (Table III).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrMode {
+    SlowStart,
+    CongestionAvoidance,
+    /// After an extreme loss: nothing is sent until `waituntil` (Table III line 45).
+    Waiting,
+}
+
+/// TCP-PR's parameters and state.
+#[derive(Clone, Debug)]
+pub struct TcpPr {
+    /// alpha: srtt's decay per RTT (eq. 2); 0.999 in the paper (Section IV).
+    pub alpha: f64,
+    /// beta: mxrtt = beta * srtt (eq. 1); 3.0 in the paper (Section IV).
+    pub beta: f64,
+    /// Extreme-loss handling of Section III-B (Table III); off for Table I.
+    pub extreme: bool,
+    pub mode: PrMode,
+    /// srtt of eq. (2): tracks the peaks of the RTT.
+    pub srtt: Option<Time>,
+    /// mxrtt: the estimate of the largest possible RTT (eq. 1).
+    pub mxrtt: Time,
+    /// cburst: drops removed from memorize in the current burst (Section III-B).
+    pub cburst: u32,
+    /// waituntil: end of the wait after an extreme loss (Table III line 5).
+    pub waituntil: Option<Time>,
+    /// (time(n), n) in sending order; its first live entry is the packet of
+    /// to-be-ack with the smallest time(n), whose timer expires first.
+    sent: VecDeque<(Time, u64)>,
+    /// Scratch list of (n, time(n)) acknowledged by one ACK.
+    acked: Vec<(u64, Time)>,
+    /// Drops detected (timer expiries).
+    pub drops_detected: u64,
+}
+
+/// mxrtt before the first RTT sample: RFC 6298's initial RTO (the paper
+/// does not say).
+pub const INITIAL_MXRTT: Time = Time::from_secs(1);
+/// Smallest mxrtt after an extreme loss: "we increase mxrtt to one second" (Section III-B).
+pub const EXTREME_MXRTT: Time = Time::from_secs(1);
+
+impl TcpPr {
+    pub fn new(alpha: f64, beta: f64, extreme: bool) -> Self {
+        TcpPr {
+            alpha,
+            beta,
+            extreme,
+            mode: PrMode::SlowStart,
+            srtt: None,
+            mxrtt: INITIAL_MXRTT,
+            cburst: 0,
+            waituntil: None,
+            sent: VecDeque::new(),
+            acked: Vec::new(),
+            drops_detected: 0,
+        }
+    }
+}
+
+impl Sender {
+    fn pr(&mut self) -> &mut TcpPr {
+        self.pr.as_mut().expect("TCP-PR state")
+    }
+
+    /// Records time(n) for a transmission of n (Table I line 28).
+    pub(super) fn pr_on_send(&mut self, now: Time, seg: u64) {
+        if let Some(pr) = self.pr.as_mut() {
+            pr.sent.push_back((now, seg));
+        }
+    }
+
+    /// ACK processing (Table III lines 26-38), once per packet acknowledged.
+    pub(super) fn pr_on_ack(
+        &mut self,
+        now: Time,
+        ack: &crate::segment::AckSegment,
+        out: &mut Vec<DataSegment>,
+    ) {
+        let mut acked = std::mem::take(&mut self.pr().acked);
+        acked.clear();
+        if self.cfg.sack {
+            let new_una = self.seg_below(ack.ack).min(self.sb.nxt());
+            for b in ack.sack_blocks() {
+                let lo = self.seg_above(b.start).max(new_una);
+                let hi = self.seg_below(b.end).min(self.sb.nxt());
+                for s in lo..hi {
+                    if let Some(r) = self.sb.get(s) {
+                        if !r.sacked {
+                            acked.push((s, r.last_sent));
+                            self.sb.mark_sacked(s);
+                        }
+                    }
+                }
+            }
+        }
+        let una = self.sb.una();
+        let new_una = self.seg_below(ack.ack).min(self.sb.nxt());
+        if new_una > una {
+            let mut newest = Time::ZERO;
+            let mut retx = false;
+            self.sb.advance(new_una, |s, r| {
+                if !r.sacked {
+                    acked.push((s, r.last_sent));
+                }
+                newest = newest.max(r.last_sent);
+                retx |= r.tx_count > 1;
+            });
+            self.retx_cursor = self.retx_cursor.max(new_una);
+            // The RFC 6298 estimator is kept for reporting only.
+            let sample = if self.cfg.timestamps {
+                ack.ts_ecr.map(|e| now - e)
+            } else {
+                (!retx).then(|| now - newest)
+            };
+            if let Some(r) = sample {
+                self.rtt.sample(r);
+            }
+        }
+        acked.sort_unstable_by_key(|a| a.0);
+        for &(_, sent) in &acked {
+            self.pr_ack_event(now, sent);
+        }
+        self.pr().acked = acked;
+        self.pr_clean_head();
+        self.transmit(now, out);
+    }
+
+    /// "ack received for packet n" (Table III lines 28-37).
+    fn pr_ack_event(&mut self, now: Time, time_n: Time) {
+        let floor_cwnd = self.cwnd.floor().max(1.0);
+        let memo_empty = self.sb.memo_len() == 0;
+        let pr = self.pr.as_mut().expect("TCP-PR state");
+        if pr.mode == PrMode::Waiting {
+            return;
+        }
+        // Line 29: srtt = max(alpha^(1/floor(cwnd)) * srtt, time - time(n)) (eq. 2).
+        let sample = now - time_n;
+        let decayed = pr
+            .srtt
+            .map_or(Time::ZERO, |s| s.mul_f64(pr.alpha.powf(1.0 / floor_cwnd)));
+        let srtt = decayed.max(sample);
+        pr.srtt = Some(srtt);
+        // Line 30: mxrtt := beta * srtt (eq. 1).
+        pr.mxrtt = srtt.mul_f64(pr.beta);
+        if memo_empty {
+            pr.cburst = 0;
+        }
+        // Lines 33-37; the extreme-loss version grows cwnd only while
+        // memorize is empty (Section III-B, last paragraph).
+        if memo_empty || !pr.extreme {
+            if pr.mode == PrMode::SlowStart && self.cwnd + 1.0 <= self.ssthresh {
+                self.cwnd += 1.0;
+            } else {
+                pr.mode = PrMode::CongestionAvoidance;
+                self.cwnd += 1.0 / self.cwnd;
+            }
+        }
+    }
+
+    /// Drops stale entries from the front of the send-time list.
+    fn pr_clean_head(&mut self) {
+        loop {
+            let Some(&(t, seg)) = self.pr.as_ref().and_then(|p| p.sent.front()) else {
+                return;
+            };
+            let live = self
+                .sb
+                .get(seg)
+                .is_some_and(|r| !r.sacked && (!r.lost || r.retrans) && r.last_sent == t);
+            if live {
+                return;
+            }
+            self.pr().sent.pop_front();
+        }
+    }
+
+    /// When TCP-PR next needs to look at its timers.
+    pub(super) fn pr_next_wakeup(&self) -> Option<Time> {
+        let pr = self.pr.as_ref()?;
+        let head = pr.sent.front().map(|&(t, _)| t + pr.mxrtt);
+        match (head, pr.waituntil) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Timer processing: the end of a wait (Table III lines 45-50), then every
+    /// packet of to-be-ack with time > time(n) + mxrtt is dropped (line 8 on).
+    pub(super) fn pr_on_timer(&mut self, now: Time, out: &mut Vec<DataSegment>) {
+        if self.pr().waituntil.is_some_and(|w| w <= now) {
+            self.pr_end_wait();
+        }
+        loop {
+            self.pr_clean_head();
+            let pr = self.pr();
+            let Some(&(t, seg)) = pr.sent.front() else {
+                break;
+            };
+            if t + pr.mxrtt > now {
+                break;
+            }
+            pr.sent.pop_front();
+            self.pr_drop_detected(now, seg);
+        }
+        self.transmit(now, out);
+    }
+
+    /// Packet n's timer expired (Table I lines 5-13; Table III lines 8-25
+    /// rebuilt from Section III-B).
+    fn pr_drop_detected(&mut self, now: Time, n: u64) {
+        let Some(r) = self.sb.get(n).copied() else {
+            return;
+        };
+        self.pr().drops_detected += 1;
+        // remove(to-be-ack, n); add(to-be-sent, n).
+        if self.sb.mark_lost(n) {
+            self.retx_cursor = self.retx_cursor.min(n);
+        }
+        let was_retransmitted = r.tx_count > 1;
+        let extreme = self.pr().extreme;
+        if self.sb.unmemo(n) {
+            // Other drops in a burst do not halve cwnd again (line 12).
+            let pr = self.pr();
+            pr.cburst += 1;
+            let burst_too_long = pr.cburst as f64 > self.cwnd / 2.0 + 1.0;
+            if extreme && self.pr().mode != PrMode::Waiting && (burst_too_long || was_retransmitted)
+            {
+                self.pr_extreme_loss(now, r.cwnd_at_send);
+            }
+            return;
+        }
+        if self.pr().mode == PrMode::Waiting {
+            // Drops found while waiting belong to the loss that started the
+            // wait; they are resent when it ends.
+            return;
+        }
+        if extreme && self.cwnd <= 1.0 && self.ssthresh.is_finite() {
+            // "If further (new) drops occur while cwnd = 1, instead of
+            // dividing cwnd by two we double mxrtt" (Section III-B).
+            self.stats.timeouts += 1;
+            let pr = self.pr();
+            pr.mxrtt = pr.mxrtt * 2;
+            pr.mode = PrMode::Waiting;
+            pr.waituntil = Some(now + pr.mxrtt);
+            self.sb.memorize_to_be_ack();
+            self.tag_pending = Some(TxKind::Timeout);
+            return;
+        }
+        if extreme && (self.cwnd < 4.0 || was_retransmitted) {
+            self.sb.memorize_to_be_ack();
+            self.pr().cburst = 0;
+            self.pr_extreme_loss(now, r.cwnd_at_send);
+            return;
+        }
+        // A new drop: memorize := to-be-ack; cwnd := cwnd(n)/2; ssthr := cwnd (lines 8-10).
+        self.sb.memorize_to_be_ack();
+        self.pr().cburst = 0;
+        self.cwnd = (r.cwnd_at_send / 2.0).max(1.0);
+        self.ssthresh = self.cwnd;
+        self.stats.fast_retransmits += 1;
+        self.tag_pending = Some(TxKind::FastRetransmit);
+    }
+
+    /// Extreme loss (Section III-B): "sets SSTHRESH to cwnd/2, resets cwnd to
+    /// one", mxrtt to at least one second, and waits mxrtt before sending.
+    /// ssthr uses cwnd(n) as the halving rule does.
+    fn pr_extreme_loss(&mut self, now: Time, cwnd_n: f64) {
+        self.stats.timeouts += 1;
+        self.ssthresh = (cwnd_n / 2.0).max(2.0);
+        self.cwnd = 1.0;
+        self.tag_pending = Some(TxKind::Timeout);
+        let pr = self.pr();
+        pr.mxrtt = pr.mxrtt.max(EXTREME_MXRTT);
+        pr.mode = PrMode::Waiting;
+        pr.waituntil = Some(now + pr.mxrtt);
+    }
+
+    /// time > waituntil (Table III lines 45-50): memorize goes back to
+    /// to-be-sent, to-be-ack is emptied, slow start resumes. Packets of
+    /// to-be-ack outside memorize are resent too (the table would otherwise
+    /// forget them).
+    fn pr_end_wait(&mut self) {
+        self.sb.clear_memo();
+        let (una, nxt) = (self.sb.una(), self.sb.nxt());
+        for s in una..nxt {
+            self.sb.mark_lost(s);
+        }
+        self.retx_cursor = una;
+        let pr = self.pr();
+        pr.sent.clear();
+        pr.mode = PrMode::SlowStart;
+        pr.waituntil = None;
+    }
+
+    /// flush-cwnd's condition: "while cwnd > |to-be-ack|" (Table I line 24).
+    pub(super) fn pr_window_allows(&self) -> bool {
+        let pr = self.pr.as_ref().expect("TCP-PR state");
+        pr.mode != PrMode::Waiting && (self.sb.pipe() as f64) < self.cwnd
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! One test per rule of TCP-PR's Tables I and III, with a fake clock.
+    use super::*;
+    use crate::cc::{CongestionControl, Reno};
+    use crate::segment::{AckSegment, SackBlock};
+    use crate::sender::{SenderConfig, TxKind};
+
+    const MSS: u64 = 1000;
+
+    struct H {
+        s: Sender,
+    }
+
+    fn pr(extreme: bool) -> H {
+        let cfg = SenderConfig {
+            mss: MSS as u32,
+            sack: true,
+            dsack: true,
+            ..SenderConfig::default()
+        };
+        let s = Sender::new(
+            cfg,
+            crate::sender::RecoveryAlgo::TcpPr,
+            CongestionControl::Reno(Reno),
+        )
+        .with_tcp_pr(TcpPr::new(0.999, 3.0, extreme));
+        H { s }
+    }
+
+    fn ms(x: u64) -> Time {
+        Time::from_millis(x)
+    }
+
+    impl H {
+        fn start(&mut self) -> Vec<(u64, TxKind)> {
+            let mut out = Vec::new();
+            self.s.start(Time::ZERO, &mut out);
+            segs(&out)
+        }
+        fn ack(&mut self, at: u64, cum: u64, sacks: &[(u64, u64)]) -> Vec<(u64, TxKind)> {
+            let mut a = AckSegment {
+                ack: cum * MSS,
+                rwnd: u64::MAX,
+                ..Default::default()
+            };
+            for &(x, y) in sacks {
+                a.push_sack(SackBlock {
+                    start: x * MSS,
+                    end: y * MSS,
+                });
+            }
+            let mut out = Vec::new();
+            self.s.on_ack(ms(at), &a, &mut out);
+            self.s.sb.check();
+            segs(&out)
+        }
+        fn timer(&mut self, at: u64) -> Vec<(u64, TxKind)> {
+            let mut out = Vec::new();
+            self.s.on_timer(ms(at), &mut out);
+            self.s.sb.check();
+            segs(&out)
+        }
+        /// Fires the timer at the sender's next wake-up; returns (time ms, output).
+        fn fire(&mut self) -> (u64, Vec<(u64, TxKind)>) {
+            let at = self.s.next_wakeup().unwrap().as_nanos().div_ceil(1_000_000);
+            (at, self.timer(at))
+        }
+        fn st(&self) -> &TcpPr {
+            self.s.pr.as_ref().unwrap()
+        }
+        /// Grows the window by ACKing each outstanding segment 100 ms after it was sent.
+        fn grow_to(&mut self, target: usize) -> u64 {
+            let mut t = 0;
+            while self.s.sb.packets_out() < target as u32 {
+                t += 100;
+                let nxt = self.s.sb.nxt();
+                self.ack(t, nxt, &[]);
+            }
+            t
+        }
+    }
+
+    fn segs(out: &[DataSegment]) -> Vec<(u64, TxKind)> {
+        out.iter().map(|d| (d.seq / MSS, d.kind)).collect()
+    }
+
+    #[test]
+    fn initialization_table_iii_lines_1_to_7() {
+        let mut h = pr(true);
+        assert_eq!(h.start(), vec![(0, TxKind::New)], "cwnd := 1");
+        assert_eq!(h.s.cwnd, 1.0);
+        assert!(h.s.ssthresh.is_infinite(), "ssthr := +inf");
+        assert_eq!(h.st().mode, PrMode::SlowStart);
+        assert_eq!(h.st().waituntil, None);
+        assert_eq!(h.s.sb.memo_len(), 0);
+        assert_eq!(h.st().cburst, 0);
+        assert_eq!(
+            h.s.next_wakeup(),
+            Some(INITIAL_MXRTT),
+            "time(0) + initial mxrtt"
+        );
+    }
+
+    #[test]
+    fn ack_updates_srtt_as_a_decaying_maximum_and_mxrtt_as_beta_srtt() {
+        let mut h = pr(true);
+        h.start();
+        h.ack(100, 1, &[]);
+        assert_eq!(h.st().srtt, Some(ms(100)));
+        assert_eq!(h.st().mxrtt, ms(300), "mxrtt = 3 * srtt");
+        // cwnd is 2 now (segments 1, 2 sent at 100 ms). A 50 ms sample: srtt
+        // decays by alpha^(1/floor(cwnd)) = 0.999^(1/2) and stays above 50 ms.
+        h.ack(150, 2, &[]);
+        let want = ms(100).mul_f64(0.999f64.powf(0.5));
+        assert_eq!(h.st().srtt, Some(want));
+        // A larger sample takes over at once (srtt tracks the peaks).
+        h.ack(400, 3, &[]);
+        assert_eq!(h.st().srtt, Some(ms(300)));
+        assert_eq!(h.st().mxrtt, ms(900));
+    }
+
+    #[test]
+    fn slow_start_adds_one_per_acked_packet_then_one_over_cwnd() {
+        let mut h = pr(true);
+        h.start();
+        h.ack(100, 1, &[]);
+        assert_eq!(h.s.cwnd, 2.0);
+        // A cumulative ACK of two packets is two "ack received" events.
+        h.ack(200, 3, &[]);
+        assert_eq!(h.s.cwnd, 4.0);
+        h.s.ssthresh = 4.0;
+        h.ack(300, 4, &[]);
+        assert_eq!(h.st().mode, PrMode::CongestionAvoidance, "cwnd + 1 > ssthr");
+        assert_eq!(h.s.cwnd, 4.25);
+    }
+
+    #[test]
+    fn duplicate_acks_and_sack_holes_never_trigger_a_retransmission() {
+        let mut h = pr(true);
+        h.start();
+        h.grow_to(8);
+        let una = h.s.sb.una();
+        let nxt = h.s.sb.nxt();
+        // Everything above SND.UNA SACKed, many times over: no loss declared.
+        for i in 0..10 {
+            let out = h.ack(1000 + i, una, &[(una + 1, nxt)]);
+            assert!(out.iter().all(|(_, k)| *k == TxKind::New), "{out:?}");
+        }
+        assert_eq!(h.st().drops_detected, 0);
+    }
+
+    #[test]
+    fn drop_detected_after_mxrtt_halves_to_the_window_at_send_time() {
+        let mut h = pr(true);
+        h.start();
+        let t = h.grow_to(8);
+        let una = h.s.sb.una();
+        let r = *h.s.sb.get(una).unwrap();
+        // The other packets are ACKed (SACKed), so cwnd grows past cwnd(n).
+        let nxt = h.s.sb.nxt();
+        h.ack(t + 100, una, &[(una + 1, nxt)]);
+        assert!(h.s.cwnd > r.cwnd_at_send);
+        // The first timer to expire is n's: time(n) + mxrtt (Table I line 5).
+        assert_eq!(h.s.next_wakeup(), Some(r.last_sent + h.st().mxrtt));
+        let (_, out) = h.fire();
+        assert_eq!(h.st().drops_detected, 1);
+        assert_eq!(
+            h.s.cwnd,
+            (r.cwnd_at_send / 2.0).max(1.0),
+            "cwnd := cwnd(n)/2, not half the current window"
+        );
+        assert_eq!(h.s.ssthresh, h.s.cwnd, "ssthr := cwnd");
+        assert!(
+            out.is_empty(),
+            "to-be-ack is larger than the halved window: {out:?}"
+        );
+        assert_eq!(h.s.stats.fast_retransmits, 1);
+        // n went back to to-be-sent: once ACKs shrink to-be-ack below cwnd,
+        // it goes first (smallest sequence number).
+        let nxt = h.s.sb.nxt();
+        let out = h.ack(t + 400, una, &[(una + 1, nxt)]);
+        assert_eq!(out.first(), Some(&(una, TxKind::FastRetransmit)), "{out:?}");
+    }
+
+    #[test]
+    fn memorize_stops_a_burst_from_halving_twice_and_cburst_counts_it() {
+        let mut h = pr(false);
+        h.start();
+        let t = h.grow_to(16);
+        let una = h.s.sb.una();
+        let (c0, c1) = (
+            h.s.sb.get(una).unwrap().cwnd_at_send,
+            h.s.sb.get(una + 1).unwrap().cwnd_at_send,
+        );
+        // Two packets lost in the same window: una and una + 1.
+        let nxt = h.s.sb.nxt();
+        h.ack(t + 50, una, &[(una + 2, nxt)]);
+        // Both were sent at the same instant: one timer expiry finds both, una first.
+        h.fire();
+        assert_eq!(h.st().drops_detected, 2);
+        assert_eq!(
+            h.s.cwnd,
+            c0 / 2.0,
+            "a drop in memorize does not halve again (lines 11-12), cwnd(n+1) = {c1}"
+        );
+        assert!(!h.s.sb.get(una + 1).unwrap().memo, "remove(memorize, n)");
+        assert_eq!(h.s.stats.fast_retransmits, 1);
+        assert_eq!(h.st().cburst, 1);
+    }
+
+    #[test]
+    fn flush_cwnd_sends_while_cwnd_exceeds_to_be_ack() {
+        let mut h = pr(false);
+        h.start();
+        h.grow_to(4);
+        h.s.ssthresh = 1.0;
+        // cwnd is fractional in congestion avoidance: 5 outstanding, cwnd 5.x sends one more only when cwnd > 5.
+        let nxt = h.s.sb.nxt();
+        let out = h.ack(10_000, nxt, &[]);
+        let outstanding = h.s.sb.pipe() as f64;
+        assert!(
+            outstanding >= h.s.cwnd && outstanding < h.s.cwnd + 1.0,
+            "pipe {outstanding} vs cwnd {} after sending {out:?}",
+            h.s.cwnd
+        );
+    }
+
+    #[test]
+    fn extreme_loss_when_a_drop_is_detected_with_cwnd_below_4() {
+        let mut h = pr(true);
+        h.start();
+        h.ack(100, 1, &[]); // cwnd 2, segments 1 and 2 out
+        let out = h.timer(100 + 301);
+        assert_eq!(h.s.cwnd, 1.0, "cwnd := 1");
+        assert_eq!(h.st().mode, PrMode::Waiting);
+        assert!(
+            h.st().mxrtt >= Time::from_secs(1),
+            "mxrtt increased to one second"
+        );
+        assert!(out.is_empty(), "nothing is sent while waiting: {out:?}");
+        assert_eq!(h.s.stats.timeouts, 1);
+        let w = h.st().waituntil.unwrap();
+        assert_eq!(w, ms(401) + h.st().mxrtt);
+        // Lines 45-50: at waituntil, memorize goes back to to-be-sent and slow start resumes.
+        let out = h.timer(w.as_millis_f64() as u64);
+        assert_eq!(h.st().mode, PrMode::SlowStart);
+        assert_eq!(h.st().waituntil, None);
+        assert_eq!(h.s.sb.memo_len(), 0);
+        assert_eq!(
+            out,
+            vec![(1, TxKind::Timeout)],
+            "cwnd 1: the first lost packet, tagged as the timeout"
+        );
+    }
+
+    #[test]
+    fn extreme_loss_when_a_retransmitted_packet_is_dropped() {
+        let mut h = pr(true);
+        h.start();
+        let t = h.grow_to(16);
+        let una = h.s.sb.una();
+        let nxt = h.s.sb.nxt();
+        h.ack(t + 10, una, &[(una + 1, nxt)]);
+        let (at, _) = h.fire(); // first drop: halve
+        assert!(h.s.cwnd >= 4.0);
+        // ACK everything else so the retransmission of una goes out.
+        let nxt = h.s.sb.nxt();
+        let out = h.ack(at + 1, una, &[(una + 1, nxt)]);
+        assert_eq!(out.first(), Some(&(una, TxKind::FastRetransmit)));
+        assert_eq!(h.st().mode, PrMode::CongestionAvoidance);
+        // The retransmission is lost too; keep ACKing the rest so only it expires.
+        loop {
+            let (at, _) = h.fire();
+            if h.s.cwnd == 1.0 {
+                break;
+            }
+            assert!(
+                h.s.sb.get(una).unwrap().tx_count == 2 && at < t + 100_000,
+                "only una's retransmission may expire"
+            );
+            let nxt = h.s.sb.nxt();
+            h.ack(at, una, &[(una + 1, nxt)]);
+        }
+        assert_eq!(h.st().mode, PrMode::Waiting);
+        assert_eq!(h.s.stats.timeouts, 1);
+    }
+
+    #[test]
+    fn extreme_loss_when_cburst_exceeds_half_cwnd_plus_one() {
+        let mut h = pr(true);
+        h.start();
+        let t = h.grow_to(32);
+        let una = h.s.sb.una();
+        let nxt = h.s.sb.nxt();
+        // 12 of 32 lost in one burst: after halving to ~16, cburst reaches 16/2 + 1 = 9 < 11.
+        h.ack(t + 10, una, &[(una + 12, nxt)]);
+        for _ in 0..12 {
+            h.fire();
+            if h.s.cwnd == 1.0 {
+                break;
+            }
+        }
+        assert_eq!(h.s.cwnd, 1.0, "the burst is too long: SACK would time out");
+        assert!(
+            h.st().cburst as f64 > 16.0 / 2.0 + 1.0 - 8.0,
+            "cburst {}",
+            h.st().cburst
+        );
+        assert_eq!(h.st().mode, PrMode::Waiting);
+    }
+
+    #[test]
+    fn new_drops_at_cwnd_one_double_mxrtt() {
+        let mut h = pr(true);
+        h.start();
+        h.ack(100, 1, &[]);
+        h.timer(401); // extreme: waiting
+        let w = h.st().waituntil.unwrap();
+        let m1 = h.st().mxrtt;
+        h.timer(w.as_millis_f64() as u64); // resend segment 1, cwnd 1
+        assert_eq!(h.s.cwnd, 1.0);
+        // Its retransmission is lost again: a new drop at cwnd = 1.
+        let t2 = w + m1 + ms(1);
+        h.timer(t2.as_millis_f64() as u64);
+        assert_eq!(h.st().mxrtt, m1 * 2, "exponential back-off of mxrtt");
+        assert_eq!(h.st().mode, PrMode::Waiting);
+        assert_eq!(h.s.cwnd, 1.0);
+    }
+
+    #[test]
+    fn extreme_version_does_not_grow_cwnd_while_memorize_is_not_empty() {
+        for extreme in [true, false] {
+            let mut h = pr(extreme);
+            h.start();
+            let t = h.grow_to(16);
+            let una = h.s.sb.una();
+            let nxt = h.s.sb.nxt();
+            h.ack(t + 10, una, &[(una + 1, nxt - 4)]);
+            let (at, _) = h.fire(); // drop of una: memorize holds the last 4 and the new ones
+            assert!(h.s.sb.memo_len() > 0);
+            let cwnd = h.s.cwnd;
+            h.ack(at, una, &[(una + 1, nxt - 3)]);
+            if extreme {
+                assert_eq!(
+                    h.s.cwnd, cwnd,
+                    "Table III: no increment while memorize is non-empty"
+                );
+            } else {
+                assert!(h.s.cwnd > cwnd, "Table I grows on every ACK");
+            }
+        }
+    }
+
+    #[test]
+    fn basic_version_never_returns_to_slow_start() {
+        let mut h = pr(false);
+        h.start();
+        h.ack(100, 1, &[]);
+        h.timer(401);
+        assert_eq!(h.s.cwnd, 1.0, "cwnd(n)/2 floored at one");
+        assert_ne!(h.st().mode, PrMode::Waiting);
+        assert_eq!(h.st().waituntil, None);
+        assert_eq!(h.s.stats.timeouts, 0);
+    }
+}
