@@ -3,7 +3,7 @@
 //! `variant` values and what `reorderlab variants` lists.
 
 use crate::cc::{CongestionControl, Reno};
-use crate::sender::{RecoveryAlgo, Sender, SenderConfig, TcpPr};
+use crate::sender::{DupthreshPolicy, Ncr, RecoveryAlgo, Sender, SenderConfig, TcpPr};
 use std::collections::BTreeMap;
 
 /// A numeric parameter a variant accepts in a flow's `params` table.
@@ -92,17 +92,52 @@ impl Variant {
         cc: CongestionControl,
         params: &BTreeMap<String, f64>,
     ) -> Sender {
-        let s = Sender::new(cfg, self.recovery, cc);
+        let mut s = Sender::new(cfg, self.recovery, cc);
+        let r = &mut s.reorder;
         match self.name {
-            "tcp-pr" | "tcp-pr-basic" => s.with_tcp_pr(TcpPr::new(
-                self.param(params, "alpha"),
-                self.param(params, "beta"),
-                self.name == "tcp-pr",
-            )),
-            _ => s,
+            "tcp-pr" | "tcp-pr-basic" => {
+                let pr = TcpPr::new(
+                    self.param(params, "alpha"),
+                    self.param(params, "beta"),
+                    self.name == "tcp-pr",
+                );
+                return s.with_tcp_pr(pr);
+            }
+            "ba-inc1" => (r.policy, r.undo) = (DupthreshPolicy::Inc1, true),
+            "ba-incn" => (r.policy, r.undo) = (DupthreshPolicy::IncN, true),
+            "ba-ewma" => {
+                (r.policy, r.undo) = (
+                    DupthreshPolicy::Ewma {
+                        gain: self.param(params, "gain"),
+                    },
+                    true,
+                )
+            }
+            "td-fr" => r.td_fr = true,
+            "tcp-dcr" => s.ncr = Some(Ncr::new(self.param(params, "careful") >= 0.5)),
+            _ => {}
         }
+        s
     }
 }
+
+/// The EWMA gain of ba-ewma (unstated in the papers; 1/4 chosen here).
+const EWMA_PARAMS: &[Param] = &[Param {
+    name: "gain",
+    default: 0.25,
+    min: 0.0,
+    max: 1.0,
+    doc: "the EWMA gain",
+}];
+
+/// TCP-DCR's Extended Limited Transmit variant (RFC 4653 Section 3).
+const DCR_PARAMS: &[Param] = &[Param {
+    name: "careful",
+    default: 0.0,
+    min: 0.0,
+    max: 1.0,
+    doc: "1 for Careful Limited Transmit (LT_F = 2/3), 0 for Aggressive (LT_F = 1/2)",
+}];
 
 /// TCP-PR's alpha and beta (TCP-PR Section IV: 0.999 and 3.0).
 const PR_PARAMS: &[Param] = &[
@@ -168,6 +203,60 @@ pub const VARIANTS: &[Variant] = &[
         sack: true,
         dsack: true,
         params: &[],
+    },
+    Variant {
+        name: "dsack-nm",
+        description: "SACK that detects spurious retransmissions with DSACK and does nothing about them",
+        source: "TCP-PR paper Section VI (DSACK-NM); RFC 2883, RFC 3708",
+        recovery: RecoveryAlgo::Sack,
+        sack: true,
+        dsack: true,
+        params: &[],
+    },
+    Variant {
+        name: "ba-inc1",
+        description: "SACK + limited transmit; on a DSACK-detected spurious fast retransmit, undo the cut and raise dupthresh by 1",
+        source: "Blanton and Allman 2002, as in TCP-PR Section VI and RR-TCP Section 3",
+        recovery: RecoveryAlgo::Sack,
+        sack: true,
+        dsack: true,
+        params: &[],
+    },
+    Variant {
+        name: "ba-incn",
+        description: "as ba-inc1, but raise dupthresh to one more than the duplicate ACKs the reordered segment caused",
+        source: "Blanton and Allman 2002, as in TCP-PR Section VI",
+        recovery: RecoveryAlgo::Sack,
+        sack: true,
+        dsack: true,
+        params: &[],
+    },
+    Variant {
+        name: "ba-ewma",
+        description: "as ba-inc1, but dupthresh is an EWMA of the duplicate ACKs spurious fast retransmits saw",
+        source: "Blanton and Allman 2002, as in TCP-PR Sections II and VI",
+        recovery: RecoveryAlgo::Sack,
+        sack: true,
+        dsack: true,
+        params: EWMA_PARAMS,
+    },
+    Variant {
+        name: "td-fr",
+        description: "SACK whose fast retransmit waits max(RTT/2, DT) after the first duplicate ACK",
+        source: "Paxson; Blanton and Allman 2002; TCP-PR Section II",
+        recovery: RecoveryAlgo::Sack,
+        sack: true,
+        dsack: true,
+        params: &[],
+    },
+    Variant {
+        name: "tcp-dcr",
+        description: "delayed congestion response: DupThresh about one flight, Extended Limited Transmit meanwhile; any cc",
+        source: "RFC 4653 (TCP-NCR); TCP-PR Section II; high-speed paper Section II",
+        recovery: RecoveryAlgo::Sack,
+        sack: true,
+        dsack: true,
+        params: DCR_PARAMS,
     },
     Variant {
         name: "tcp-pr",

@@ -11,12 +11,16 @@
 //! numbers segments and keeps cwnd, ssthresh and pipe in segments, the unit
 //! the papers use.
 
+mod ncr;
 mod recovery;
+mod reorder;
 mod rtt;
 mod scoreboard;
 mod tcp_pr;
 
+pub use ncr::Ncr;
 pub use recovery::RecoveryAlgo;
+pub use reorder::{DupthreshPolicy, Reorder};
 pub use rtt::RttEstimator;
 pub use scoreboard::{Scoreboard, SegRecord};
 pub use tcp_pr::{PrMode, TcpPr};
@@ -127,6 +131,13 @@ pub struct Sender {
     tag_pending: Option<TxKind>,
     /// TCP-PR's state, when the loss detection is TCP-PR's timers.
     pub pr: Option<TcpPr>,
+    /// DSACK spurious-recovery detection, dupthresh adaptation, TD-FR.
+    pub reorder: Reorder,
+    /// TCP-DCR's delayed response (RFC 4653), when enabled.
+    pub ncr: Option<Ncr>,
+    /// Data outstanding at the last timeout is not all ACKed yet: segments
+    /// deemed lost are resent (go-back-N) outside fast recovery.
+    after_rto: bool,
     pub stats: SenderStats,
 }
 
@@ -153,6 +164,9 @@ impl Sender {
             lt_sent: 0,
             tag_pending: None,
             pr: None,
+            reorder: Reorder::new(cfg.dupthresh),
+            ncr: None,
+            after_rto: false,
             stats: SenderStats::default(),
             cfg,
         }
@@ -182,7 +196,10 @@ impl Sender {
         if self.pr.is_some() {
             return self.pr_next_wakeup();
         }
-        self.rto_deadline
+        match (self.rto_deadline, self.reorder.td_deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Bytes cumulatively acknowledged.
@@ -241,6 +258,10 @@ impl Sender {
         if self.pr.is_some() {
             return self.pr_on_ack(now, ack, out);
         }
+        if let Some(d) = ack.dsack_block().filter(|_| self.cfg.dsack) {
+            let (lo, hi) = (self.seg_above(d.start), self.seg_below(d.end));
+            self.reorder_on_dsack(lo, hi);
+        }
 
         // SACK blocks (the DSACK block, if any, reports data below una or
         // already SACKed, so marking it is harmless).
@@ -255,12 +276,18 @@ impl Sender {
             }
         }
 
+        let advanced = new_una > una;
+        if advanced {
+            self.on_new_ack(now, ack, una, new_una, out);
+        }
+        if self.ncr.is_some() {
+            let has_sack = ack.sack_blocks().len() > ack.dsack as usize;
+            self.ncr_on_ack(advanced, has_sack, newly_sacked);
+        }
         if newly_sacked > 0 {
             self.mark_lost_by_sack();
         }
-        if new_una > una {
-            self.on_new_ack(now, ack, una, new_una, out);
-        } else if self.is_dupack(ack, una, newly_sacked) {
+        if !advanced && self.is_dupack(ack, una, newly_sacked) {
             self.on_dupack(now, out);
         }
         if self.sb.packets_out() == 0 {
@@ -321,6 +348,10 @@ impl Sender {
             self.rtt.sample(r);
         }
 
+        self.reorder_on_new_ack(new_una, self.dupacks);
+        if self.after_rto && new_una >= self.recover {
+            self.after_rto = false;
+        }
         self.dupacks = 0;
         self.lt_sent = 0;
         if self.in_recovery {
@@ -353,7 +384,13 @@ impl Sender {
             }
             return;
         }
-        if self.sb.una() >= self.recover && self.loss_detected() {
+        if self.reorder.td_fr {
+            self.td_fr_on_dupack(now);
+        }
+        if self.sb.una() >= self.recover
+            && self.loss_detected()
+            && (!self.reorder.td_fr || self.td_fr_allows(now))
+        {
             self.enter_recovery(now, out);
         }
     }
@@ -362,14 +399,14 @@ impl Sender {
     /// (RFC 5681 Section 3.2), IsLost(HighACK + 1) (RFC 6675 Section 5 step 2),
     /// or more than DupThresh segments between SND.UNA and SND.FACK (FACK).
     fn loss_detected(&self) -> bool {
-        if self.dupacks >= self.cfg.dupthresh {
+        if self.dupacks >= self.dupthresh() {
             return true;
         }
         match self.algo {
             RecoveryAlgo::Sack | RecoveryAlgo::NewRenoSack => {
                 self.sb.get(self.sb.una()).is_some_and(|r| r.lost)
             }
-            RecoveryAlgo::Fack => self.sb.fack() - self.sb.una() > self.cfg.dupthresh as u64,
+            RecoveryAlgo::Fack => self.sb.fack() - self.sb.una() > self.dupthresh() as u64,
             RecoveryAlgo::Reno | RecoveryAlgo::NewReno | RecoveryAlgo::TcpPr => false,
         }
     }
@@ -379,7 +416,7 @@ impl Sender {
     /// DupThresh segments between it and SND.FACK. Cost is bounded by the
     /// segments above the frontier of segments already judged.
     fn mark_lost_by_sack(&mut self) {
-        let dupthresh = self.cfg.dupthresh as u64;
+        let dupthresh = self.dupthresh() as u64;
         match self.algo {
             RecoveryAlgo::Reno | RecoveryAlgo::NewReno | RecoveryAlgo::TcpPr => {}
             RecoveryAlgo::Fack => {
@@ -425,14 +462,16 @@ impl Sender {
     /// RFC 6582 Section 3.2 step 2, RFC 6675 Section 5 step 4).
     fn enter_recovery(&mut self, now: Time, out: &mut Vec<DataSegment>) {
         let flight = self.sb.packets_out() - self.lt_sent;
+        let flight = self.ncr_flight_for_cut(flight);
         self.stats.fast_retransmits += 1;
+        self.episode_start(self.cwnd);
         self.ssthresh = self.cc.ssthresh_after_loss(now, self.cwnd, flight);
         self.recover = self.sb.nxt();
         self.in_recovery = true;
         self.rescue_rxt = None;
         self.cwnd = if self.algo.inflates_window() {
             // RFC 5681 Section 3.2 step 3: cwnd = ssthresh + 3 * SMSS.
-            self.ssthresh + self.cfg.dupthresh as f64
+            self.ssthresh + self.dupthresh() as f64
         } else {
             // RFC 6675 Section 5 step 4.2: cwnd = ssthresh.
             self.ssthresh
@@ -513,6 +552,14 @@ impl Sender {
         if self.pr.is_some() {
             return self.pr_on_timer(now, out);
         }
+        if self.reorder.td_deadline.is_some_and(|d| d <= now) {
+            // TD-FR's wait is over and the hole is still there.
+            self.reorder.td_deadline = None;
+            if !self.in_recovery && self.sb.una() >= self.recover && self.loss_detected() {
+                self.enter_recovery(now, out);
+                self.transmit(now, out);
+            }
+        }
         match self.rto_deadline {
             Some(d) if d <= now => {}
             _ => return,
@@ -522,6 +569,11 @@ impl Sender {
             return;
         }
         self.stats.timeouts += 1;
+        self.after_rto = true;
+        self.reorder_on_timeout();
+        if let Some(n) = self.ncr.as_mut() {
+            n.active = false;
+        }
         if self.rtt.backoff == 0 {
             // ssthresh is reduced once per timeout series, not per back-off.
             self.ssthresh = self
@@ -571,6 +623,10 @@ impl Sender {
         if self.pr.is_some() {
             return self.pr_window_allows();
         }
+        if self.ncr_active() {
+            // RFC 4653 (E.2): Extended Limited Transmit sends new data only.
+            return new_data && self.ncr_window_allows();
+        }
         let pipe = self.sb.pipe() as f64;
         let mut cwnd = self.cwnd;
         if new_data && self.cfg.limited_transmit && !self.in_recovery && !self.cfg.sack {
@@ -588,16 +644,23 @@ impl Sender {
         loop {
             if !self.window_allows(false) {
                 // Limited transmit may still allow new data.
-                if self.window_allows(true) && self.can_send_new() && self.dupacks > 0 {
+                if self.window_allows(true)
+                    && self.can_send_new()
+                    && (self.dupacks > 0 || self.ncr_active())
+                {
                     self.lt_sent += 1;
                     self.send_new(now, out);
                     continue;
                 }
                 return;
             }
-            if let Some(s) = self.next_lost_to_retransmit() {
-                self.retransmit(now, s, TxKind::Retransmit, out);
-                continue;
+            // Segments deemed lost are resent in recovery or after a timeout,
+            // never merely because IsLost says so (RFC 6675 Section 5).
+            if self.in_recovery || self.after_rto || self.pr.is_some() {
+                if let Some(s) = self.next_lost_to_retransmit() {
+                    self.retransmit(now, s, TxKind::Retransmit, out);
+                    continue;
+                }
             }
             if self.can_send_new() {
                 self.send_new(now, out);
@@ -642,6 +705,9 @@ impl Sender {
     }
 
     fn send_new(&mut self, now: Time, out: &mut Vec<DataSegment>) {
+        if self.ncr_active() {
+            self.ncr_on_send();
+        }
         let seg = self.sb.push_new(now, self.cwnd);
         let seq = self.seq_of(seg);
         let len = (self.seq_of(seg + 1) - seq) as u32;
@@ -668,6 +734,7 @@ impl Sender {
             }
             _ => kind,
         };
+        self.episode_retransmit(seg);
         self.sb.on_retransmit(seg, now, self.cwnd);
         self.retransmitted_this_ack = true;
         self.stats.retransmissions += 1;
@@ -705,3 +772,5 @@ impl Sender {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_reorder;
