@@ -2,7 +2,11 @@
 //! and per-link reports, and the run report written as summary.json.
 
 pub mod ground_truth;
+pub mod reordering;
 pub mod report;
 
 pub use ground_truth::{GroundTruth, Verdicts};
-pub use report::{FlowReport, LinkReport, RunReport};
+pub use reordering::{
+    FreeRuns, ReorderMeter, DEFAULT_DENSITY_THRESHOLD, DEFAULT_EXTENT_HISTORY, N_REORDERING_MAX,
+};
+pub use report::{DensityRow, FlowReport, LinkReport, RunReport, TrafficReport};

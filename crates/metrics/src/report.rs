@@ -31,6 +31,48 @@ pub struct FlowReport {
     pub srtt_s: Option<f64>,
     /// Congestion window at the end of the run, segments.
     pub final_cwnd: f64,
+    /// RFC 4737 Section 4.1: fraction of first transmissions that arrived
+    /// reordered at the receiver (what the network did, not the sender).
+    pub reordered_ratio: f64,
+    /// RFC 4737 Section 4.2: largest reordering extent, in packets.
+    pub reordering_extent_max: u64,
+    /// RFC 4737 Section 4.2: mean extent over reordered packets.
+    pub reordering_extent_mean: f64,
+}
+
+/// One background traffic source (summary.json `traffic[]`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TrafficReport {
+    /// Index of the `[[traffic]]` table.
+    pub id: u32,
+    /// "cbr" or "web".
+    pub kind: String,
+    /// CBR packets sent and delivered (whole run).
+    pub packets_sent: u64,
+    pub packets_delivered: u64,
+    /// Web: sessions, and objects requested and completed (whole run).
+    pub sessions: u32,
+    pub objects_started: u64,
+    pub objects_completed: u64,
+    /// Bytes delivered (whole run): CBR wire bytes, web object bytes.
+    pub bytes_delivered: u64,
+    /// Bytes delivered within the measurement window, bit/s.
+    pub goodput_bps: f64,
+    /// Web: mean and median object completion time, seconds.
+    pub mean_completion_s: Option<f64>,
+    pub median_completion_s: Option<f64>,
+}
+
+/// One bin of a flow's RFC 5236 reorder density (reorder_density.csv).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DensityRow {
+    pub flow: u32,
+    /// Displacement D (RFC 5236 Section 3).
+    pub displacement: i64,
+    /// FD[D]: packets with that displacement.
+    pub count: u64,
+    /// RD[D] = FD[D] / N' (RFC 5236 Section 4).
+    pub frequency: f64,
 }
 
 /// One link direction's results (summary.json `links[]`).
@@ -66,4 +108,10 @@ pub struct RunReport {
     pub events: u64,
     pub flows: Vec<FlowReport>,
     pub links: Vec<LinkReport>,
+    /// Background traffic sources.
+    #[serde(default)]
+    pub traffic: Vec<TrafficReport>,
+    /// Reorder density per flow (written to reorder_density.csv, not summary.json).
+    #[serde(skip)]
+    pub reorder_density: Vec<DensityRow>,
 }

@@ -33,7 +33,8 @@ impl TimeDist {
                 }
             }
             TimeDist::Normal { mean, sd } => {
-                let n = Normal::new(mean.as_secs_f64(), sd.as_secs_f64()).expect("sd is finite and non-negative");
+                let n = Normal::new(mean.as_secs_f64(), sd.as_secs_f64())
+                    .expect("sd is finite and non-negative");
                 Time::from_secs_f64(n.sample(rng))
             }
             TimeDist::Exponential { mean } => {
@@ -70,16 +71,41 @@ mod tests {
     fn sample_means_match() {
         let ms = Time::from_millis;
         assert!((mean_of(TimeDist::Constant(ms(7)), 10) - 0.007).abs() < 1e-12);
-        assert!((mean_of(TimeDist::Uniform { min: ms(300), max: ms(400) }, 100_000) - 0.35).abs() < 0.001);
-        assert!((mean_of(TimeDist::Normal { mean: ms(25), sd: ms(8) }, 100_000) - 0.025).abs() < 0.0002);
+        assert!(
+            (mean_of(
+                TimeDist::Uniform {
+                    min: ms(300),
+                    max: ms(400)
+                },
+                100_000
+            ) - 0.35)
+                .abs()
+                < 0.001
+        );
+        assert!(
+            (mean_of(
+                TimeDist::Normal {
+                    mean: ms(25),
+                    sd: ms(8)
+                },
+                100_000
+            ) - 0.025)
+                .abs()
+                < 0.0002
+        );
         assert!((mean_of(TimeDist::Exponential { mean: ms(10) }, 100_000) - 0.010).abs() < 0.0002);
     }
 
     #[test]
     fn normal_is_clipped_at_zero() {
         let mut r = crate::rng::stream(2, &[]);
-        let d = TimeDist::Normal { mean: Time::ZERO, sd: Time::from_millis(10) };
-        let zeros = (0..10_000).filter(|_| d.sample(&mut r) == Time::ZERO).count();
+        let d = TimeDist::Normal {
+            mean: Time::ZERO,
+            sd: Time::from_millis(10),
+        };
+        let zeros = (0..10_000)
+            .filter(|_| d.sample(&mut r) == Time::ZERO)
+            .count();
         assert!((4_500..5_500).contains(&zeros), "{zeros} clipped of 10000");
     }
 }

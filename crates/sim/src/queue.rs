@@ -117,10 +117,13 @@ pub struct TimerSlot {
 
 impl TimerSlot {
     /// Sets (or clears) the deadline. Returns a time at which the caller must
-    /// schedule a wake-up event for this slot, if one is needed.
+    /// schedule a wake-up event for this slot, if one is needed. A deadline
+    /// already past is due now: it is clamped to `now`, as the event queue
+    /// would clamp the wake-up, so the slot recognises its own entry.
     #[inline]
     #[must_use]
-    pub fn set(&mut self, deadline: Option<Time>) -> Option<Time> {
+    pub fn set(&mut self, now: Time, deadline: Option<Time>) -> Option<Time> {
+        let deadline = deadline.map(|d| d.max(now));
         self.deadline = deadline;
         match (deadline, self.scheduled) {
             (Some(d), None) => {
@@ -190,14 +193,14 @@ mod tests {
     fn timer_slot_later_deadline_costs_no_push_and_fires_once() {
         let mut q = EventQueue::new();
         let mut t = TimerSlot::default();
-        if let Some(at) = t.set(Some(Time(10))) {
+        if let Some(at) = t.set(Time::ZERO, Some(Time(10))) {
             q.schedule(at, ());
         }
         assert!(
-            t.set(Some(Time(20))).is_none(),
+            t.set(Time::ZERO, Some(Time(20))).is_none(),
             "moving later must not push"
         );
-        assert!(t.set(Some(Time(30))).is_none());
+        assert!(t.set(Time::ZERO, Some(Time(30))).is_none());
         let (now, _) = q.pop().unwrap();
         assert_eq!(t.on_wake(now), Wake::Rearm(Time(30)));
         q.schedule(Time(30), ());
@@ -210,8 +213,12 @@ mod tests {
     fn timer_slot_earlier_deadline_makes_old_entry_stale() {
         let mut q = EventQueue::new();
         let mut t = TimerSlot::default();
-        q.schedule(t.set(Some(Time(50))).unwrap(), ());
-        q.schedule(t.set(Some(Time(20))).expect("earlier deadline pushes"), ());
+        q.schedule(t.set(Time::ZERO, Some(Time(50))).unwrap(), ());
+        q.schedule(
+            t.set(Time::ZERO, Some(Time(20)))
+                .expect("earlier deadline pushes"),
+            (),
+        );
         let (now, _) = q.pop().unwrap();
         assert_eq!(now, Time(20));
         assert_eq!(t.on_wake(now), Wake::Fire);
@@ -220,14 +227,31 @@ mod tests {
     }
 
     #[test]
+    fn a_deadline_in_the_past_fires_at_once() {
+        let mut q = EventQueue::new();
+        q.schedule(Time(100), ());
+        q.pop();
+        let mut t = TimerSlot::default();
+        let at = t.set(q.now(), Some(Time(40))).expect("schedules");
+        assert_eq!(at, Time(100));
+        q.schedule(at, ());
+        let (now, _) = q.pop().unwrap();
+        assert_eq!(
+            t.on_wake(now),
+            Wake::Fire,
+            "a past deadline must not be mistaken for a stale entry"
+        );
+    }
+
+    #[test]
     fn cleared_timer_never_fires() {
         let mut q = EventQueue::new();
         let mut t = TimerSlot::default();
-        q.schedule(t.set(Some(Time(5))).unwrap(), ());
-        assert!(t.set(None).is_none());
+        q.schedule(t.set(Time::ZERO, Some(Time(5))).unwrap(), ());
+        assert!(t.set(Time::ZERO, None).is_none());
         let (now, _) = q.pop().unwrap();
         assert_eq!(t.on_wake(now), Wake::Stale);
         // Re-arming after the clear works again.
-        assert_eq!(t.set(Some(Time(9))), Some(Time(9)));
+        assert_eq!(t.set(Time::ZERO, Some(Time(9))), Some(Time(9)));
     }
 }

@@ -1,18 +1,27 @@
-//! Scenario -> World: builds the topology, attaches impairments, and
-//! creates each flow's sender and receiver from its variant.
+//! Scenario -> World: turns the topology into a graph and builds it,
+//! attaches impairments, creates each flow's sender and receiver from its
+//! variant, and sets up background traffic.
 
-use crate::world::{Flow, Payload, ReportedLink, World};
-use reorderlab_net::impair::{Bernoulli, Impairment, ImpairmentKind as NetImpairment};
-use reorderlab_net::topology::Dumbbell;
-use reorderlab_net::{AqmSpec, LinkId, LinkParams};
-use reorderlab_scenario::{Aqm, Direction, ImpairmentKind, LinkSpec, Scenario, Topology};
-use reorderlab_sim::Time;
+use crate::world::{CbrSource, Flow, FlowSetup, Payload, ReportedLink, WebSessionState, World};
+use reorderlab_net::impair::{
+    Arq, Bernoulli, BurstLoss, Impairment, ImpairmentKind as Per, RandomDelay, RateChange, Spikes,
+    Swap, Timed, TimedKind,
+};
+use reorderlab_net::topology::{kinds, Graph, LinkDecl, MultipathDecl, Topo};
+use reorderlab_net::{AqmSpec, LinkParams};
+use reorderlab_scenario::{
+    Aqm, Direction, FlowSpec, ImpairmentKind, LinkSpec, Scenario, Topology, TrafficSpec,
+};
+use reorderlab_sim::rng::label;
+use reorderlab_sim::{stream, Time};
 use reorderlab_tcp::receiver::DEFAULT_DELACK_TIMEOUT;
-use reorderlab_tcp::{variant, Receiver, ReceiverConfig, Sender, SenderConfig};
+use reorderlab_tcp::variant::{self, Variant};
+use reorderlab_tcp::{ReceiverConfig, SenderConfig};
+use reorderlab_traffic::cbr::Cbr;
+use reorderlab_traffic::web::WebParams;
 use reorderlab_traffic::Transfer;
 
-/// A scenario that validated but cannot be built (should not happen for
-/// scenarios that passed validation; reported, never a panic).
+/// A scenario that validated but cannot be built (reported, never a panic).
 #[derive(Debug, thiserror::Error)]
 #[error("{key}: {message}")]
 pub struct BuildError {
@@ -20,7 +29,15 @@ pub struct BuildError {
     pub message: String,
 }
 
-fn link_params(l: &LinkSpec) -> LinkParams {
+fn err(key: impl Into<String>, message: impl Into<String>) -> BuildError {
+    BuildError {
+        key: key.into(),
+        message: message.into(),
+    }
+}
+
+/// A scenario link as the network layer takes it.
+pub fn link_params(l: &LinkSpec) -> LinkParams {
     LinkParams {
         rate_bps: l.rate,
         delay: l.delay,
@@ -38,156 +55,316 @@ fn link_params(l: &LinkSpec) -> LinkParams {
     }
 }
 
-/// Builds the world for `sc`.
-pub fn build(sc: &Scenario) -> Result<World, BuildError> {
-    let Topology::Dumbbell(d) = &sc.topology;
-    let pairs = sc.pairs().max(1);
-    let access: Vec<LinkParams> = (0..pairs)
-        .map(|i| LinkParams {
-            delay: d.access_delay(i),
-            ..link_params(&d.access)
-        })
-        .collect();
-    let db: Dumbbell<Payload> = Dumbbell::build(link_params(&d.bottleneck), &access, sc.seed);
-    let mut net = db.net;
+/// The scenario's topology as a named graph.
+pub fn graph(sc: &Scenario) -> Graph {
+    match &sc.topology {
+        Topology::Dumbbell(d) => {
+            let access: Vec<LinkParams> = (0..sc.pairs().max(1))
+                .map(|i| LinkParams {
+                    delay: d.access_delay(i),
+                    ..link_params(&d.access)
+                })
+                .collect();
+            kinds::dumbbell(link_params(&d.bottleneck), &access)
+        }
+        Topology::ParkingLot(p) => kinds::parking_lot(link_params(&p.link), p.cross_rates),
+        Topology::Multipath(m) => kinds::multipath(link_params(&m.link()), &m.hops, m.epsilon),
+        Topology::Chain(c) => kinds::chain(link_params(&c.bottleneck), link_params(&c.access)),
+        Topology::WirelessInfrastructure(w) => kinds::wireless_infrastructure(
+            link_params(&w.wired),
+            w.wired_hops,
+            link_params(&w.wireless),
+        ),
+        Topology::WirelessMultihop(w) => kinds::wireless_multihop(link_params(&w.wireless), w.hops),
+        Topology::MultiBottleneck(m) => {
+            kinds::multi_bottleneck(link_params(&m.link), link_params(&m.access), m.routers)
+        }
+        Topology::Custom(c) => Graph {
+            nodes: c.nodes.clone(),
+            links: c
+                .links
+                .iter()
+                .map(|l| {
+                    let p = link_params(&l.spec);
+                    LinkDecl {
+                        name: l.name.clone(),
+                        a: l.a.clone(),
+                        b: l.b.clone(),
+                        forward: p,
+                        reverse: p,
+                    }
+                })
+                .collect(),
+            groups: Vec::new(),
+            endpoints: c.endpoints.clone(),
+            multipath: c
+                .multipath
+                .iter()
+                .map(|m| MultipathDecl {
+                    a: m.src.clone(),
+                    b: m.dst.clone(),
+                    epsilon: m.epsilon,
+                })
+                .collect(),
+        },
+    }
+}
 
-    // Impairments: each gets its own stream through its link's stream; a
-    // second impairment on the same link draws from the same link stream in
-    // a fixed order, so runs stay reproducible.
+fn attach_impairments(sc: &Scenario, topo: &mut Topo<Payload>) -> Result<(), BuildError> {
     for (i, imp) in sc.impairments.iter().enumerate() {
-        let links: Vec<(LinkId, LinkId)> = match imp.link.as_str() {
-            "bottleneck" => vec![db.bottleneck],
-            "access" => db.pairs.iter().map(|p| p.access).collect(),
-            other => match other
-                .strip_prefix("access:")
-                .and_then(|n| n.parse::<usize>().ok())
-            {
-                Some(n) if n < db.pairs.len() => vec![db.pairs[n].access],
-                _ => {
-                    return Err(BuildError {
-                        key: format!("impairments[{i}].link"),
-                        message: format!("no link named {other:?} in this topology"),
-                    })
-                }
-            },
-        };
-        for (fwd, rev) in links {
+        let links: Vec<(reorderlab_net::LinkId, reorderlab_net::LinkId)> = topo
+            .resolve(&imp.link)
+            .ok_or_else(|| {
+                err(
+                    format!("impairments[{i}].link"),
+                    format!("no link or group named {:?}", imp.link),
+                )
+            })?
+            .into_iter()
+            .map(|l| (l.forward, l.reverse))
+            .collect();
+        for (j, (fwd, rev)) in links.into_iter().enumerate() {
+            let rng = stream(sc.seed, &[label("impairment"), i as u64, j as u64]);
             let l = match imp.direction {
                 Direction::Forward => fwd,
                 Direction::Reverse => rev,
             };
-            let im = match &imp.kind {
-                ImpairmentKind::Loss { probability } => {
-                    Impairment::new(NetImpairment::Loss(Bernoulli { p: *probability }), reorderlab_sim::stream(sc.seed, &[reorderlab_sim::rng::label("impairment"), i as u64, l.0 as u64]))
+            let net = &mut topo.net;
+            match &imp.kind {
+                ImpairmentKind::Loss { probability } => net.impair(
+                    l,
+                    Impairment::new(Per::Loss(Bernoulli { p: *probability }), rng),
+                ),
+                ImpairmentKind::Delay { fraction, delay } => net.impair(
+                    l,
+                    Impairment::new(Per::Delay(RandomDelay::new(*fraction, *delay)), rng),
+                ),
+                ImpairmentKind::BurstLoss { rate, length } => net.impair(
+                    l,
+                    Impairment::new(Per::BurstLoss(BurstLoss::new(*rate, *length)), rng),
+                ),
+                ImpairmentKind::Arq {
+                    frame_error,
+                    retries,
+                    attempt_delay,
+                } => net.impair(
+                    l,
+                    Impairment::new(
+                        Per::Arq(Arq::new(*frame_error, *retries, *attempt_delay)),
+                        rng,
+                    ),
+                ),
+                ImpairmentKind::Swap { interval, swaps } => {
+                    net.add_timed(Timed {
+                        kind: TimedKind::Swap(Swap::new(l, *interval, *swaps)),
+                        rng,
+                    });
                 }
-            };
-            net.impair(l, im);
+                ImpairmentKind::Spikes { length, every } => {
+                    net.add_timed(Timed {
+                        kind: TimedKind::Spikes(Spikes::new((fwd, rev), *length, *every)),
+                        rng,
+                    });
+                }
+                ImpairmentKind::RateChange { at, rate } => {
+                    net.add_timed(Timed {
+                        kind: TimedKind::RateChange(RateChange {
+                            link: l,
+                            at: *at,
+                            rate_bps: *rate,
+                        }),
+                        rng,
+                    });
+                }
+            }
         }
     }
+    Ok(())
+}
 
-    let flow_pairs = sc.flow_pairs();
-    let mut flows = Vec::new();
-    let mut id = 0u32;
-    for (fi, spec) in sc.flows.iter().enumerate() {
-        let Some(v) = variant::find(&spec.variant) else {
-            return Err(BuildError {
-                key: format!("flows[{fi}].variant"),
-                message: format!("unknown variant {:?}", spec.variant),
-            });
-        };
-        let cc = match &spec.cc {
-            None => v.default_cc(),
-            Some(name) => variant::congestion_control(name).ok_or_else(|| BuildError {
-                key: format!("flows[{fi}].cc"),
-                message: format!(
+/// How the flows of one `[[flows]]` table (or a web traffic source) are set up.
+fn setup(v: &'static Variant, spec: &FlowSpec, key: &str) -> Result<FlowSetup, BuildError> {
+    let cc = match &spec.cc {
+        None => v.default_cc(),
+        Some(name) => variant::congestion_control(name).ok_or_else(|| {
+            err(
+                format!("{key}.cc"),
+                format!(
                     "unknown congestion control {name:?}; expected one of: {}",
                     variant::CC_NAMES.join(", ")
                 ),
-            })?,
-        };
-        let sack = spec.sack.unwrap_or(v.sack);
-        let dsack = sack && spec.dsack.unwrap_or(v.dsack);
+            )
+        })?,
+    };
+    v.check_params(&spec.params)
+        .map_err(|(k, m)| err(format!("{key}.params.{k}"), m))?;
+    let sack = spec.sack.unwrap_or(v.sack);
+    let dsack = sack && spec.dsack.unwrap_or(v.dsack);
+    Ok(FlowSetup {
+        variant: v,
+        cc,
+        params: spec.params.clone(),
+        sender: SenderConfig {
+            mss: spec.mss,
+            total_bytes: spec.bytes,
+            initial_window: spec.initial_window,
+            min_rto: spec.min_rto,
+            max_rto: spec.max_rto,
+            timestamps: spec.timestamps,
+            sack,
+            dsack,
+            limited_transmit: true,
+            dupthresh: spec.dupthresh,
+        },
+        receiver: ReceiverConfig {
+            sack,
+            dsack,
+            timestamps: spec.timestamps,
+            delayed_ack: spec.delayed_ack,
+            delack_timeout: DEFAULT_DELACK_TIMEOUT,
+            rwnd: spec.rwnd.unwrap_or(u64::MAX),
+            mss: spec.mss,
+        },
+    })
+}
+
+/// The flow defaults of docs/scenarios.md, for transfers that traffic
+/// sources create (web objects).
+fn default_flow(variant: &str, mss: u32) -> FlowSpec {
+    FlowSpec {
+        variant: variant.to_string(),
+        count: 1,
+        mss,
+        bytes: None,
+        start: Time::ZERO,
+        delayed_ack: false,
+        timestamps: false,
+        sack: None,
+        dsack: None,
+        min_rto: Time::from_secs(1),
+        max_rto: Time::from_secs(60),
+        initial_window: 2,
+        rwnd: None,
+        dupthresh: 3,
+        pair: None,
+        src: None,
+        dst: None,
+        reverse: false,
+        cc: None,
+        params: Default::default(),
+    }
+}
+
+/// Builds the world for `sc`.
+pub fn build(sc: &Scenario) -> Result<World, BuildError> {
+    let mut topo: Topo<Payload> = graph(sc).build(sc.seed).map_err(|m| err("topology", m))?;
+    attach_impairments(sc, &mut topo)?;
+
+    let node = |name: &str, key: &str| {
+        topo.node(name)
+            .ok_or_else(|| err(key, format!("no node named {name:?}")))
+    };
+    let endpoints = sc.flow_endpoints();
+    let mut flows = Vec::new();
+    let mut id = 0u32;
+    for (fi, spec) in sc.flows.iter().enumerate() {
+        let key = format!("flows[{fi}]");
+        let v = variant::find(&spec.variant).ok_or_else(|| {
+            err(
+                format!("{key}.variant"),
+                format!("unknown variant {:?}", spec.variant),
+            )
+        })?;
+        let setup = setup(v, spec, &key)?;
         for _ in 0..spec.count {
-            let pair = flow_pairs.get(id as usize).copied().unwrap_or(0) as usize;
-            let Some(p) = db.pairs.get(pair) else {
-                return Err(BuildError {
-                    key: format!("flows[{fi}].pair"),
-                    message: format!("no pair {pair}"),
-                });
-            };
-            let scfg = SenderConfig {
-                mss: spec.mss,
-                total_bytes: spec.bytes,
-                initial_window: spec.initial_window,
-                min_rto: spec.min_rto,
-                max_rto: spec.max_rto,
-                timestamps: spec.timestamps,
-                sack,
-                dsack,
-                limited_transmit: true,
-                dupthresh: spec.dupthresh,
-            };
-            let rcfg = ReceiverConfig {
-                sack,
-                dsack,
-                timestamps: spec.timestamps,
-                delayed_ack: spec.delayed_ack,
-                delack_timeout: DEFAULT_DELACK_TIMEOUT,
-                rwnd: spec.rwnd.unwrap_or(u64::MAX),
-                mss: spec.mss,
-            };
+            let (s, d) = endpoints.get(id as usize).cloned().unwrap_or_default();
+            let (src, dst) = (node(&s, &key)?, node(&d, &key)?);
             let transfer = Transfer {
                 start: spec.start,
                 bytes: spec.bytes,
             };
-            let sender = v.sender(scfg, cc.clone(), &spec.params);
             flows.push(Flow::new(
                 id,
-                v.name.to_string(),
-                p.src,
-                p.dst,
+                &setup,
+                src,
+                dst,
                 transfer,
-                sender,
-                Receiver::new(rcfg),
+                sc.measure.reorder_threshold,
+                false,
             ));
             id += 1;
         }
     }
 
-    let mut reported = vec![
-        ReportedLink {
-            link: db.bottleneck.0,
-            name: "bottleneck".into(),
-            direction: "forward",
-        },
-        ReportedLink {
-            link: db.bottleneck.1,
-            name: "bottleneck".into(),
-            direction: "reverse",
-        },
-    ];
-    for (i, p) in db.pairs.iter().enumerate() {
+    let mut cbrs = Vec::new();
+    let mut web = Vec::new();
+    for (ti, t) in sc.traffic.iter().enumerate() {
+        let key = format!("traffic[{ti}]");
+        match t {
+            TrafficSpec::Cbr(c) => {
+                let gen = Cbr::new(c.rate, c.start).with_packet_bytes(c.packet_bytes);
+                let gen = match c.stop {
+                    Some(s) => gen.with_stop(s),
+                    None => gen,
+                };
+                cbrs.push(CbrSource::new(
+                    ti as u32,
+                    gen,
+                    node(&c.src, &key)?,
+                    node(&c.dst, &key)?,
+                ));
+            }
+            TrafficSpec::Web(w) => {
+                let v = variant::find(&w.variant).ok_or_else(|| {
+                    err(
+                        format!("{key}.variant"),
+                        format!("unknown variant {:?}", w.variant),
+                    )
+                })?;
+                let setup = setup(v, &default_flow(&w.variant, w.mss), &key)?;
+                let params = WebParams {
+                    inter_page: w.inter_page,
+                    objects_per_page: (w.objects_per_page[0], w.objects_per_page[1]),
+                    inter_object: w.inter_object,
+                    size_mean: w.object_size_mean as f64,
+                    size_shape: w.object_size_shape,
+                    size_cap: None,
+                };
+                params.validate().map_err(|m| err(key.clone(), m))?;
+                let (src, dst) = (node(&w.src, &key)?, node(&w.dst, &key)?);
+                for pair in 0..w.pairs {
+                    for session in 0..w.sessions {
+                        let rng = stream(
+                            sc.seed,
+                            &[label("web"), ti as u64, pair as u64, session as u64],
+                        );
+                        web.push(WebSessionState::new(
+                            ti as u32,
+                            params.clone(),
+                            setup.clone(),
+                            src,
+                            dst,
+                            w.start,
+                            rng,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    let mut reported = Vec::new();
+    for l in &topo.links {
         reported.push(ReportedLink {
-            link: p.access.0,
-            name: format!("access:{i}"),
+            link: l.forward,
+            name: l.name.clone(),
             direction: "forward",
         });
         reported.push(ReportedLink {
-            link: p.access.1,
-            name: format!("access:{i}"),
+            link: l.reverse,
+            name: l.name.clone(),
             direction: "reverse",
         });
     }
-    let _ = Time::ZERO;
-    Ok(World::new(
-        sc.name.clone(),
-        sc.seed,
-        sc.duration,
-        sc.measure.from,
-        sc.measure.to,
-        sc.measure.series_interval,
-        net,
-        flows,
-        reported,
-    ))
+    Ok(World::new(sc, topo.net, flows, cbrs, web, reported))
 }

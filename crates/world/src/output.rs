@@ -1,5 +1,6 @@
-//! Writes a run's files: summary.json, flows.csv and, when sampled,
-//! series.csv.
+//! Writes a run's files: summary.json, flows.csv, reorder_density.csv (the
+//! RFC 5236 reorder density of each flow, non-empty bins only) and, when
+//! sampled, series.csv.
 
 use crate::world::SeriesRow;
 use reorderlab_metrics::RunReport;
@@ -26,6 +27,13 @@ pub fn write_all(dir: &Path, r: &RunReport, series: &[SeriesRow]) -> io::Result<
         w.serialize(f).map_err(csv_err)?;
     }
     w.flush()?;
+    if !r.reorder_density.is_empty() {
+        let mut w = csv::Writer::from_path(dir.join("reorder_density.csv")).map_err(csv_err)?;
+        for d in &r.reorder_density {
+            w.serialize(d).map_err(csv_err)?;
+        }
+        w.flush()?;
+    }
     if !series.is_empty() {
         let mut w = csv::Writer::from_path(dir.join("series.csv")).map_err(csv_err)?;
         w.write_record([

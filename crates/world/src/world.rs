@@ -2,11 +2,20 @@
 //! timers, and the glue that hands segments between the network and the
 //! sans-IO TCP endpoints.
 
-use reorderlab_metrics::{FlowReport, GroundTruth, LinkReport, RunReport};
+use reorderlab_metrics::reordering::ReorderMeter;
+use reorderlab_metrics::{
+    DensityRow, FlowReport, GroundTruth, LinkReport, RunReport, TrafficReport,
+};
 use reorderlab_net::{LinkStats, NetEvent, NetOutput, Network, NodeId, Packet};
-use reorderlab_sim::{EventQueue, Time, TimerSlot, Wake};
-use reorderlab_tcp::{AckSegment, DataSegment, Receiver, Sender};
+use reorderlab_scenario::Scenario;
+use reorderlab_sim::{EventQueue, Rng, Time, TimerSlot, Wake};
+use reorderlab_tcp::cc::CongestionControl;
+use reorderlab_tcp::variant::Variant;
+use reorderlab_tcp::{AckSegment, DataSegment, Receiver, ReceiverConfig, Sender, SenderConfig};
+use reorderlab_traffic::cbr::Cbr;
+use reorderlab_traffic::web::WebParams;
 use reorderlab_traffic::Transfer;
+use std::collections::BTreeMap;
 
 /// What a packet carries.
 #[derive(Clone, Copy, Debug, Default)]
@@ -16,6 +25,8 @@ pub enum Payload {
     /// A data segment and its transmission number (for the ground truth).
     Data(DataSegment, u16),
     Ack(AckSegment),
+    /// A CBR (UDP) packet of source `n`.
+    Udp(u32),
 }
 
 /// Everything the event list can hold.
@@ -32,6 +43,12 @@ pub enum Event {
     MeasureStart,
     /// Take one time-series sample.
     Sample,
+    /// CBR source `n` sends its next packet.
+    Cbr(u32),
+    /// Web session `n` requests its next page.
+    WebPage(u32),
+    /// Web session `n` requests the next object of its page.
+    WebObject(u32),
 }
 
 impl From<NetEvent> for Event {
@@ -41,10 +58,20 @@ impl From<NetEvent> for Event {
     }
 }
 
+/// Everything needed to create the endpoints of a flow.
+#[derive(Clone, Debug)]
+pub struct FlowSetup {
+    pub variant: &'static Variant,
+    pub cc: CongestionControl,
+    pub params: BTreeMap<String, f64>,
+    pub sender: SenderConfig,
+    pub receiver: ReceiverConfig,
+}
+
 /// One TCP flow: its endpoints and what is known about it.
 pub struct Flow {
     pub id: u32,
-    pub variant: String,
+    pub variant: &'static str,
     pub src: NodeId,
     pub dst: NodeId,
     pub transfer: Transfer,
@@ -54,6 +81,8 @@ pub struct Flow {
     stimer: TimerSlot,
     rtimer: TimerSlot,
     pub gt: GroundTruth,
+    /// RFC 4737 / RFC 5236 metrics of first transmissions at the receiver.
+    pub meter: Option<ReorderMeter>,
     /// When the last byte reached the receiving application.
     pub completed_at: Option<Time>,
     /// Wire bytes of data segments sent.
@@ -62,34 +91,128 @@ pub struct Flow {
     base: (u64, u64),
     /// Snapshot at the end of the window.
     end: Option<(u64, u64)>,
+    /// Web session this flow carries an object for.
+    web_session: Option<u32>,
+    /// Finished web transfer: packets still in flight are ignored.
+    retired: bool,
 }
 
 impl Flow {
+    /// A flow from `setup`; `reorder_dt` is RFC 5236's DT for its meter.
     pub fn new(
         id: u32,
-        variant: String,
+        setup: &FlowSetup,
         src: NodeId,
         dst: NodeId,
         transfer: Transfer,
-        sender: Sender,
-        receiver: Receiver,
+        reorder_dt: u32,
+        web: bool,
     ) -> Flow {
+        let mut scfg = setup.sender.clone();
+        scfg.total_bytes = transfer.bytes;
         Flow {
             id,
-            variant,
+            variant: setup.variant.name,
             src,
             dst,
             transfer,
-            mss: sender.cfg.mss,
-            sender,
-            receiver,
+            mss: scfg.mss,
+            sender: setup.variant.sender(scfg, setup.cc.clone(), &setup.params),
+            receiver: Receiver::new(setup.receiver.clone()),
             stimer: TimerSlot::default(),
             rtimer: TimerSlot::default(),
             gt: GroundTruth::new(),
+            meter: (!web).then(|| ReorderMeter::new(reorder_dt)),
             completed_at: None,
             wire_bytes_sent: 0,
             base: (0, 0),
             end: None,
+            web_session: None,
+            retired: false,
+        }
+    }
+}
+
+/// A constant-bit-rate source and what became of its packets.
+pub struct CbrSource {
+    pub traffic: u32,
+    pub gen: Cbr,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub sent: u64,
+    pub delivered: u64,
+    pub delivered_bytes: u64,
+    base_bytes: u64,
+    end_bytes: Option<u64>,
+}
+
+impl CbrSource {
+    pub fn new(traffic: u32, gen: Cbr, src: NodeId, dst: NodeId) -> Self {
+        CbrSource {
+            traffic,
+            gen,
+            src,
+            dst,
+            sent: 0,
+            delivered: 0,
+            delivered_bytes: 0,
+            base_bytes: 0,
+            end_bytes: None,
+        }
+    }
+}
+
+/// One web session (TCP-PR Section V): pages of objects, each object a
+/// finite TCP transfer. Closed loop, as ns-2's default: the next page is
+/// requested an inter-page time after every object of the current page has
+/// arrived. The first page of each session comes an inter-page draw after
+/// the traffic's start, so sessions do not start in lockstep.
+pub struct WebSessionState {
+    pub traffic: u32,
+    pub params: WebParams,
+    setup: FlowSetup,
+    pub src: NodeId,
+    pub dst: NodeId,
+    start: Time,
+    rng: Rng,
+    /// Objects of the current page not yet requested, and requested but not arrived.
+    pending: u32,
+    outstanding: u32,
+    pub objects_started: u64,
+    pub objects_completed: u64,
+    pub bytes_delivered: u64,
+    /// Completion times of finished objects, seconds.
+    pub completion_s: Vec<f64>,
+    base_bytes: u64,
+    end_bytes: Option<u64>,
+}
+
+impl WebSessionState {
+    pub fn new(
+        traffic: u32,
+        params: WebParams,
+        setup: FlowSetup,
+        src: NodeId,
+        dst: NodeId,
+        start: Time,
+        rng: Rng,
+    ) -> Self {
+        WebSessionState {
+            traffic,
+            params,
+            setup,
+            src,
+            dst,
+            start,
+            rng,
+            pending: 0,
+            outstanding: 0,
+            objects_started: 0,
+            objects_completed: 0,
+            bytes_delivered: 0,
+            completion_s: Vec::new(),
+            base_bytes: 0,
+            end_bytes: None,
         }
     }
 }
@@ -122,9 +245,14 @@ pub struct World {
     pub measure_from: Time,
     pub measure_to: Time,
     pub series_interval: Option<Time>,
+    pub reorder_dt: u32,
     pub q: EventQueue<Event>,
     pub net: Network<Payload>,
     pub flows: Vec<Flow>,
+    /// Flows declared in the scenario (the first ones); web objects follow.
+    pub declared_flows: usize,
+    pub cbrs: Vec<CbrSource>,
+    pub web: Vec<WebSessionState>,
     pub reported_links: Vec<ReportedLink>,
     link_base: Vec<LinkStats>,
     link_end: Option<Vec<LinkStats>>,
@@ -135,42 +263,50 @@ pub struct World {
 }
 
 impl World {
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
-        name: String,
-        seed: u64,
-        duration: Time,
-        measure_from: Time,
-        measure_to: Time,
-        series_interval: Option<Time>,
-        net: Network<Payload>,
+        sc: &Scenario,
+        mut net: Network<Payload>,
         flows: Vec<Flow>,
+        cbrs: Vec<CbrSource>,
+        mut web: Vec<WebSessionState>,
         reported_links: Vec<ReportedLink>,
     ) -> World {
         let mut q = EventQueue::new();
-        let mut net = net;
         net.start(&mut q);
         for f in &flows {
             q.schedule(f.transfer.start, Event::Start(f.id));
         }
-        if measure_from > Time::ZERO {
-            q.schedule(measure_from, Event::MeasureStart);
+        for (i, c) in cbrs.iter().enumerate() {
+            if let Some(t) = c.gen.send_time(0) {
+                q.schedule(t, Event::Cbr(i as u32));
+            }
         }
-        if let Some(iv) = series_interval {
+        for (i, w) in web.iter_mut().enumerate() {
+            let first = w.start + w.params.inter_page.sample(&mut w.rng);
+            q.schedule(first, Event::WebPage(i as u32));
+        }
+        if sc.measure.from > Time::ZERO {
+            q.schedule(sc.measure.from, Event::MeasureStart);
+        }
+        if let Some(iv) = sc.measure.series_interval {
             q.schedule(iv, Event::Sample);
         }
         let n = flows.len();
         let nl = net.links.len();
         World {
-            name,
-            seed,
-            duration,
-            measure_from,
-            measure_to,
-            series_interval,
+            name: sc.name.clone(),
+            seed: sc.seed,
+            duration: sc.duration,
+            measure_from: sc.measure.from,
+            measure_to: sc.measure.to,
+            series_interval: sc.measure.series_interval,
+            reorder_dt: sc.measure.reorder_threshold,
             q,
             net,
+            declared_flows: n,
             flows,
+            cbrs,
+            web,
             reported_links,
             link_base: vec![LinkStats::default(); nl],
             link_end: None,
@@ -208,6 +344,9 @@ impl World {
             Event::Net(ne) => self.net.handle(&mut self.q, now, ne),
             Event::SenderTimer(f) => {
                 let fl = &mut self.flows[f as usize];
+                if fl.retired {
+                    return;
+                }
                 match fl.stimer.on_wake(now) {
                     Wake::Fire => {
                         self.segs.clear();
@@ -244,8 +383,43 @@ impl World {
                 for fl in &mut self.flows {
                     fl.base = (fl.receiver.delivered_bytes(), fl.wire_bytes_sent);
                 }
+                for c in &mut self.cbrs {
+                    c.base_bytes = c.delivered_bytes;
+                }
+                for w in &mut self.web {
+                    w.base_bytes = w.bytes_delivered;
+                }
             }
             Event::Sample => self.sample(now),
+            Event::Cbr(i) => {
+                let c = &mut self.cbrs[i as usize];
+                if let Some(t) = c.gen.next_send() {
+                    debug_assert!(t <= now);
+                    c.sent += 1;
+                    let p = Packet::new(
+                        c.src,
+                        c.dst,
+                        u32::MAX,
+                        c.gen.packet_bytes(),
+                        Payload::Udp(i),
+                    );
+                    if let Some(next) = c.gen.send_time(c.gen.sent()) {
+                        self.q.schedule(next, Event::Cbr(i));
+                    }
+                    self.net.send(&mut self.q, now, p);
+                }
+            }
+            Event::WebPage(s) => {
+                let w = &mut self.web[s as usize];
+                w.pending = w.params.sample_objects(&mut w.rng);
+                if w.pending == 0 {
+                    let gap = w.params.inter_page.sample(&mut w.rng);
+                    self.q.schedule(now + gap, Event::WebPage(s));
+                } else {
+                    self.q.schedule(now, Event::WebObject(s));
+                }
+            }
+            Event::WebObject(s) => self.web_object(now, s),
         }
         // Timers and starts send too; collect what their packets met.
         self.drain_net(now);
@@ -256,13 +430,64 @@ impl World {
         for fl in &mut self.flows {
             fl.end = Some((fl.receiver.delivered_bytes(), fl.wire_bytes_sent));
         }
+        for c in &mut self.cbrs {
+            c.end_bytes = Some(c.delivered_bytes);
+        }
+        for w in &mut self.web {
+            w.end_bytes = Some(w.bytes_delivered);
+        }
+    }
+
+    /// Web session `s` requests one object: a new finite TCP flow.
+    fn web_object(&mut self, now: Time, s: u32) {
+        let id = self.flows.len() as u32;
+        let w = &mut self.web[s as usize];
+        let bytes = w.params.sample_size(&mut w.rng);
+        w.pending = w.pending.saturating_sub(1);
+        w.outstanding += 1;
+        w.objects_started += 1;
+        if w.pending > 0 {
+            let gap = w.params.inter_object.sample(&mut w.rng);
+            self.q.schedule(now + gap, Event::WebObject(s));
+        }
+        let mut fl = Flow::new(
+            id,
+            &w.setup,
+            w.src,
+            w.dst,
+            Transfer::finite(now, bytes),
+            self.reorder_dt,
+            true,
+        );
+        fl.web_session = Some(s);
+        self.flows.push(fl);
+        self.segs.clear();
+        self.flows[id as usize].sender.start(now, &mut self.segs);
+        self.after_sender(now, id);
+    }
+
+    /// A web object arrived in full: retire its flow; after the page's last
+    /// object, the session thinks for an inter-page time.
+    fn web_object_done(&mut self, now: Time, f: u32) {
+        let fl = &mut self.flows[f as usize];
+        fl.retired = true;
+        let Some(s) = fl.web_session else { return };
+        let took = (now - fl.transfer.start).as_secs_f64();
+        let w = &mut self.web[s as usize];
+        w.outstanding = w.outstanding.saturating_sub(1);
+        w.objects_completed += 1;
+        w.completion_s.push(took);
+        if w.pending == 0 && w.outstanding == 0 {
+            let gap = w.params.inter_page.sample(&mut w.rng);
+            self.q.schedule(now + gap, Event::WebPage(s));
+        }
     }
 
     fn sample(&mut self, now: Time) {
         let Some(iv) = self.series_interval else {
             return;
         };
-        for (i, fl) in self.flows.iter().enumerate() {
+        for (i, fl) in self.flows.iter().take(self.declared_flows).enumerate() {
             let d = fl.receiver.delivered_bytes();
             let g = (d - self.series_last[i]) as f64 * 8.0 / iv.as_secs_f64();
             self.series_last[i] = d;
@@ -298,6 +523,11 @@ impl World {
                         match p.payload {
                             Payload::Data(seg, k) => self.on_data_arrival(now, p.flow, &seg, k),
                             Payload::Ack(ack) => self.on_ack_arrival(now, p.flow, &ack),
+                            Payload::Udp(i) => {
+                                let c = &mut self.cbrs[i as usize];
+                                c.delivered += 1;
+                                c.delivered_bytes += p.size as u64;
+                            }
                             Payload::None => {}
                         }
                     }
@@ -317,14 +547,33 @@ impl World {
 
     fn on_data_arrival(&mut self, now: Time, f: u32, seg: &DataSegment, k: u16) {
         let fl = &mut self.flows[f as usize];
+        if fl.retired {
+            return;
+        }
         let mss = fl.mss as u64;
         fl.gt.on_arrive(seg.seq / mss, k);
+        if k == 1 {
+            if let Some(m) = fl.meter.as_mut() {
+                m.on_arrival(seg.seq / mss);
+            }
+        }
         let r = fl.receiver.on_data(now, seg);
         if r.delivered > 0 {
             fl.gt.delivered_below(fl.receiver.rcv_nxt() / mss);
             if let Some(total) = fl.transfer.bytes {
                 if fl.receiver.delivered_bytes() >= total && fl.completed_at.is_none() {
                     fl.completed_at = Some(now);
+                    if fl.web_session.is_some() {
+                        let delivered = fl.receiver.delivered_bytes();
+                        if let Some(s) = fl.web_session {
+                            self.web[s as usize].bytes_delivered += delivered;
+                        }
+                        if let Some(ack) = r.ack {
+                            self.send_ack(now, f, ack);
+                        }
+                        self.web_object_done(now, f);
+                        return;
+                    }
                 }
             }
         }
@@ -336,6 +585,9 @@ impl World {
 
     fn on_ack_arrival(&mut self, now: Time, f: u32, ack: &AckSegment) {
         let fl = &mut self.flows[f as usize];
+        if fl.retired {
+            return;
+        }
         self.segs.clear();
         fl.sender.on_ack(now, ack, &mut self.segs);
         self.after_sender(now, f);
@@ -356,7 +608,7 @@ impl World {
                 Packet::new(fl.src, fl.dst, f, size, Payload::Data(seg, k)),
             );
         }
-        if let Some(t) = fl.stimer.set(fl.sender.next_wakeup()) {
+        if let Some(t) = fl.stimer.set(now, fl.sender.next_wakeup()) {
             self.q.schedule(t, Event::SenderTimer(f));
         }
     }
@@ -373,8 +625,9 @@ impl World {
     }
 
     fn arm_receiver(&mut self, f: u32) {
+        let now = self.q.now();
         let fl = &mut self.flows[f as usize];
-        if let Some(t) = fl.rtimer.set(fl.receiver.next_wakeup()) {
+        if let Some(t) = fl.rtimer.set(now, fl.receiver.next_wakeup()) {
             self.q.schedule(t, Event::ReceiverTimer(f));
         }
     }
@@ -383,17 +636,37 @@ impl World {
         let window = (self.measure_to - self.measure_from)
             .as_secs_f64()
             .max(1e-12);
+        let mut density = Vec::new();
         let flows = self
             .flows
             .iter_mut()
+            .take(self.declared_flows)
             .map(|fl| {
+                let (ratio, emax, emean) = match fl.meter.as_ref() {
+                    Some(m) => {
+                        for ((d, count), (_, freq)) in
+                            m.density().into_iter().zip(m.density_normalized())
+                        {
+                            if count > 0 {
+                                density.push(DensityRow {
+                                    flow: fl.id,
+                                    displacement: d,
+                                    count,
+                                    frequency: freq,
+                                });
+                            }
+                        }
+                        (m.reordered_ratio(), m.extent_max(), m.extent_mean())
+                    }
+                    None => (0.0, 0, 0.0),
+                };
                 let v = fl.gt.finish();
                 let end = fl
                     .end
                     .unwrap_or((fl.receiver.delivered_bytes(), fl.wire_bytes_sent));
                 FlowReport {
                     id: fl.id,
-                    variant: fl.variant.clone(),
+                    variant: fl.variant.to_string(),
                     bytes_delivered: fl.receiver.delivered_bytes(),
                     goodput_bps: (end.0 - fl.base.0) as f64 * 8.0 / window,
                     throughput_bps: (end.1 - fl.base.1) as f64 * 8.0 / window,
@@ -410,6 +683,9 @@ impl World {
                     dsacks_received: fl.sender.stats.dsacks,
                     srtt_s: fl.sender.rtt.srtt.map(|t| t.as_secs_f64()),
                     final_cwnd: fl.sender.cwnd,
+                    reordered_ratio: ratio,
+                    reordering_extent_max: emax,
+                    reordering_extent_mean: emean,
                 }
             })
             .collect();
@@ -443,6 +719,55 @@ impl World {
             events: self.q.popped(),
             flows,
             links,
+            traffic: self.traffic_reports(window),
+            reorder_density: density,
         }
+    }
+
+    fn traffic_reports(&self, window: f64) -> Vec<TrafficReport> {
+        let mut out: Vec<TrafficReport> = Vec::new();
+        for c in &self.cbrs {
+            let end = c.end_bytes.unwrap_or(c.delivered_bytes);
+            out.push(TrafficReport {
+                id: c.traffic,
+                kind: "cbr".into(),
+                packets_sent: c.sent,
+                packets_delivered: c.delivered,
+                bytes_delivered: c.delivered_bytes,
+                goodput_bps: (end - c.base_bytes) as f64 * 8.0 / window,
+                ..Default::default()
+            });
+        }
+        let mut ids: Vec<u32> = self.web.iter().map(|w| w.traffic).collect();
+        ids.dedup();
+        for id in ids {
+            let sessions: Vec<&WebSessionState> =
+                self.web.iter().filter(|w| w.traffic == id).collect();
+            let mut times: Vec<f64> = sessions
+                .iter()
+                .flat_map(|w| w.completion_s.iter().copied())
+                .collect();
+            times.sort_by(f64::total_cmp);
+            let bytes: u64 = sessions.iter().map(|w| w.bytes_delivered).sum();
+            let in_window: u64 = sessions
+                .iter()
+                .map(|w| w.end_bytes.unwrap_or(w.bytes_delivered) - w.base_bytes)
+                .sum();
+            out.push(TrafficReport {
+                id,
+                kind: "web".into(),
+                sessions: sessions.len() as u32,
+                objects_started: sessions.iter().map(|w| w.objects_started).sum(),
+                objects_completed: sessions.iter().map(|w| w.objects_completed).sum(),
+                bytes_delivered: bytes,
+                goodput_bps: in_window as f64 * 8.0 / window,
+                mean_completion_s: (!times.is_empty())
+                    .then(|| times.iter().sum::<f64>() / times.len() as f64),
+                median_completion_s: (!times.is_empty()).then(|| times[times.len() / 2]),
+                ..Default::default()
+            });
+        }
+        out.sort_by_key(|t| t.id);
+        out
     }
 }
