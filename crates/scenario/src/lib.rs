@@ -7,8 +7,11 @@
 //! at the first. No input makes this panic. The user-facing reference for
 //! every key is `docs/scenarios.md`.
 
+mod dist;
+mod names;
 mod overrides;
 mod schema;
+mod topology;
 pub mod units;
 mod validate;
 mod walk;

@@ -9,8 +9,10 @@ use std::collections::BTreeMap;
 use reorderlab_sim::Time;
 use toml::{Table, Value};
 
-use crate::schema::dumbbell_link;
+use crate::dist;
+use crate::names::NameSpace;
 use crate::schema::*;
+use crate::topology::{topology, Shape};
 use crate::units::{plural, quote};
 use crate::walk::{self, describe, segment, shown, unknown, Ctx, Obj};
 
@@ -24,6 +26,7 @@ pub(crate) fn scenario(root: &Table, variants: &[&str], cx: &mut Ctx) -> Option<
         "topology",
         "flows",
         "impairments",
+        "traffic",
     ]);
     let name = top.req(
         cx,
@@ -41,13 +44,18 @@ pub(crate) fn scenario(root: &Table, variants: &[&str], cx: &mut Ctx) -> Option<
         walk::int(v, 0, i64::MAX, "a non-negative integer", "")
     });
     let measure = measure(&mut top, cx, duration);
-    let (topology, shape) = topology(&mut top, cx);
-    let flows = flows(&mut top, cx, variants, duration);
+    let (topology, mut shape) = topology(&mut top, cx);
+    let flows = flows(&mut top, cx, variants, duration, shape.as_ref());
     let total = flows.as_deref().and_then(|f| total_flows(f, cx));
-    let pairs = shape
-        .as_ref()
-        .and_then(|s| check_pairs(s, flows.as_deref(), total, cx));
-    let impairments = impairments(&mut top, cx, shape.as_ref(), pairs);
+    if let Some(s) = shape.as_mut().filter(|s| s.kind == "dumbbell") {
+        s.names = check_pairs(s, flows.as_deref(), total, cx).map(NameSpace::dumbbell);
+    }
+    let names = shape.as_ref().and_then(|s| s.names.as_ref());
+    let impairments = impairments(&mut top, cx, names, duration);
+    let traffic = traffic(&mut top, cx, names, variants, duration);
+    if let Some((a, b)) = shape.as_ref().and_then(|s| s.default_unreachable.as_ref()) {
+        default_endpoints_used(root, flows.as_deref(), a, b, cx);
+    }
     top.finish(cx);
 
     Some(Scenario {
@@ -58,8 +66,46 @@ pub(crate) fn scenario(root: &Table, variants: &[&str], cx: &mut Ctx) -> Option<
         topology: topology?,
         flows: flows?.into_iter().collect::<Option<Vec<_>>>()?,
         impairments: impairments?,
+        traffic: traffic?,
         source: root.clone(),
     })
+}
+
+/// A custom topology's implicit default endpoints (first node to last) are
+/// not connected: a problem if a flow or traffic table relies on them.
+fn default_endpoints_used(
+    root: &Table,
+    flows: Option<&[Option<FlowSpec>]>,
+    a: &str,
+    b: &str,
+    cx: &mut Ctx,
+) {
+    let flow = flows.unwrap_or(&[]).iter().position(|f| {
+        f.as_ref()
+            .is_some_and(|f| f.src.is_none() && f.dst.is_none())
+    });
+    let traffic = || {
+        root.get("traffic")
+            .and_then(Value::as_array)?
+            .iter()
+            .position(|t| {
+                t.as_table()
+                    .is_some_and(|t| !t.contains_key("src") && !t.contains_key("dst"))
+            })
+    };
+    let user = match (flow, traffic()) {
+        (Some(i), _) => format!("flows[{i}]"),
+        (None, Some(i)) => format!("traffic[{i}]"),
+        (None, None) => return,
+    };
+    cx.problem(
+        "topology.endpoints",
+        format!(
+            "required key is missing: {user} uses the default endpoints, from the first node ({}) to the last ({}), but no path joins them over topology.links",
+            quote(a),
+            quote(b)
+        ),
+    );
 }
 
 fn measure(top: &mut Obj, cx: &mut Ctx, duration: Option<Time>) -> Option<Measure> {
@@ -69,6 +115,15 @@ fn measure(top: &mut Obj, cx: &mut Ctx, duration: Option<Time>) -> Option<Measur
     let from = m.opt(cx, "from", Time::ZERO, walk::time);
     let to = m.maybe(cx, "to", walk::time);
     let series_interval = m.maybe(cx, "series_interval", walk::positive_time);
+    let reorder_threshold = m.opt(cx, "reorder_threshold", defaults::REORDER_THRESHOLD, |v| {
+        walk::int(
+            v,
+            1,
+            i64::from(u32::MAX),
+            "a positive integer number of packets",
+            "",
+        )
+    });
     if let (Some(from), Some(duration)) = (from, duration) {
         if from >= duration {
             cx.problem(
@@ -109,6 +164,7 @@ fn measure(top: &mut Obj, cx: &mut Ctx, duration: Option<Time>) -> Option<Measur
         from: from?,
         to: to?,
         series_interval: series_interval?,
+        reorder_threshold: reorder_threshold?,
     })
 }
 
@@ -118,6 +174,7 @@ fn flows(
     cx: &mut Ctx,
     variants: &[&str],
     duration: Option<Time>,
+    shape: Option<&Shape>,
 ) -> Option<Vec<Option<FlowSpec>>> {
     match top.get("flows") {
         None => {
@@ -138,7 +195,7 @@ fn flows(
             a.iter()
                 .enumerate()
                 .map(|(i, v)| match v {
-                    Value::Table(t) => flow(t, i, cx, variants, duration),
+                    Value::Table(t) => flow(t, i, cx, variants, duration, shape),
                     _ => {
                         cx.problem(
                             format!("flows[{i}]"),
@@ -229,30 +286,16 @@ fn flow(
     cx: &mut Ctx,
     variants: &[&str],
     duration: Option<Time>,
+    shape: Option<&Shape>,
 ) -> Option<FlowSpec> {
     let mut o = Obj::new(format!("flows[{i}]"), table);
-    let known = if variants.is_empty() {
-        "no TCP variants are known".to_string()
-    } else {
-        format!("expected one of: {}", variants.join(", "))
-    };
-    let variant = o.req(cx, "variant", &known, |v| match v {
-        Value::String(s) if variants.contains(&s.as_str()) => Ok(s.clone()),
-        Value::String(s) => Err(unknown("TCP variant", s, variants, quote)),
-        _ => Err(format!("expected a string ({known}), got {}", describe(v))),
+    let variant = o.req(cx, "variant", &known_variants(variants), |v| {
+        variant(v, variants)
     });
     let count = o.opt(cx, "count", defaults::COUNT, |v| {
         walk::int(v, 1, i64::from(u32::MAX), "a positive integer", "")
     });
-    let mss = o.opt(cx, "mss", defaults::MSS, |v| {
-        walk::int(
-            v,
-            1,
-            i64::from(defaults::MAX_MSS),
-            "a positive integer number of bytes",
-            " bytes (65535 minus 40 bytes of IPv4 and TCP headers)",
-        )
-    });
+    let mss = o.opt(cx, "mss", defaults::MSS, mss);
     let bytes = o.maybe(cx, "bytes", walk::positive_size);
     let start = o.opt(cx, "start", Time::ZERO, walk::time);
     if let (Some(start), Some(duration)) = (start, duration) {
@@ -311,9 +354,39 @@ fn flow(
             "",
         )
     });
+    let pair = match (pair, shape) {
+        (Some(Some(_)), Some(s)) if s.kind != "dumbbell" => {
+            cx.problem(
+                o.key("pair"),
+                format!(
+                    "pair applies only to the dumbbell; on a {} topology, choose the nodes with src and dst",
+                    s.kind
+                ),
+            );
+            None
+        }
+        (pair, _) => pair,
+    };
     let cc = o.maybe(cx, "cc", walk::nonempty_string);
     let params = params(&mut o, cx);
+    let dumbbell = shape.is_some_and(|s| s.kind == "dumbbell");
+    let ends = endpoints(&mut o, cx, shape.and_then(|s| s.names.as_ref()), dumbbell);
+    let reverse = o.opt(cx, "reverse", false, walk::boolean);
+    let ends = match (ends, reverse) {
+        (Some((Some(_), Some(_))), Some(true)) => {
+            cx.problem(
+                o.key("reverse"),
+                "reverse swaps the default endpoints; with src and dst given, write them in the direction the data flows",
+            );
+            None
+        }
+        (ends, _) => ends,
+    };
     o.finish(cx);
+    let (src, dst) = match ends {
+        Some((s, d)) => (Some(s), Some(d)),
+        None => (None, None),
+    };
     Some(FlowSpec {
         variant: variant?,
         count: count?,
@@ -332,7 +405,116 @@ fn flow(
         pair: pair?,
         cc: cc?,
         params: params?,
+        src: src?,
+        dst: dst?,
+        reverse: reverse?,
     })
+}
+
+/// Validated `src` and `dst`: both `Some` or both `None` (absent).
+type Ends = (Option<String>, Option<String>);
+
+/// The `src` and `dst` keys of a flow or traffic table: given together, nodes
+/// of the topology (when its names are known), different, and connected.
+/// `None` when a problem was recorded. On the dumbbell, flows (`dumbbell`)
+/// are placed by pair and may not name nodes.
+fn endpoints(o: &mut Obj, cx: &mut Ctx, names: Option<&NameSpace>, dumbbell: bool) -> Option<Ends> {
+    let src = o.maybe(cx, "src", walk::nonempty_string);
+    let dst = o.maybe(cx, "dst", walk::nonempty_string);
+    let given = |k: &str| o.raw(k).is_some();
+    if dumbbell && (given("src") || given("dst")) {
+        let k = if given("src") { "src" } else { "dst" };
+        cx.problem(
+            o.key(k),
+            "the dumbbell places flows by pair; use pair (and reverse) instead of src and dst",
+        );
+        return None;
+    }
+    let (src, dst) = (src?, dst?);
+    let (src, dst) = match (src, dst) {
+        (None, None) => return Some((None, None)),
+        (Some(s), Some(d)) => (s, d),
+        (s, _) => {
+            let (missing, example) = if s.is_some() {
+                ("dst", "D")
+            } else {
+                ("src", "S")
+            };
+            cx.problem(
+                o.key(missing),
+                format!(
+                    "required key is missing; src and dst are given together, expected a node name, like {missing} = \"{example}\""
+                ),
+            );
+            return None;
+        }
+    };
+    let Some(ns) = names else {
+        return Some((Some(src), Some(dst)));
+    };
+    let mut ok = true;
+    for (k, n) in [("src", &src), ("dst", &dst)] {
+        if let Err(m) = ns.check_node(n) {
+            cx.problem(o.key(k), m);
+            ok = false;
+        }
+    }
+    if ok && src == dst {
+        cx.problem(
+            o.key("dst"),
+            format!(
+                "expected a node other than src ({}), got {}",
+                quote(&src),
+                quote(&dst)
+            ),
+        );
+        ok = false;
+    }
+    if ok && !ns.connected(&src, &dst) {
+        cx.problem(
+            o.key("dst"),
+            format!(
+                "no path from {} to {} over topology.links",
+                quote(&src),
+                quote(&dst)
+            ),
+        );
+        ok = false;
+    }
+    ok.then_some((Some(src), Some(dst)))
+}
+
+/// "expected one of: <variants>", or that none are known.
+fn known_variants(variants: &[&str]) -> String {
+    if variants.is_empty() {
+        "no TCP variants are known".to_string()
+    } else {
+        format!("expected one of: {}", variants.join(", "))
+    }
+}
+
+/// A TCP variant name the caller knows.
+fn variant(v: &Value, variants: &[&str]) -> Result<String, String> {
+    match v {
+        Value::String(s) if variants.contains(&s.as_str()) => Ok(s.clone()),
+        Value::String(s) => Err(unknown("TCP variant", s, variants, quote)),
+        _ => Err(format!(
+            "expected a string ({}), got {}",
+            known_variants(variants),
+            describe(v)
+        )),
+    }
+}
+
+/// A maximum segment size in bytes.
+fn mss(v: &Value) -> Result<u32, String> {
+    walk::int(
+        v,
+        1,
+        i64::from(defaults::MAX_MSS),
+        "a positive integer number of bytes",
+        " bytes (65535 minus 40 bytes of IPv4 and TCP headers)",
+    )
 }
 
 fn params(o: &mut Obj, cx: &mut Ctx) -> Option<BTreeMap<String, f64>> {
@@ -366,265 +548,11 @@ fn params(o: &mut Obj, cx: &mut Ctx) -> Option<BTreeMap<String, f64>> {
     ok.then_some(out)
 }
 
-/// What the cross-checks need from the topology, known even when a link in it is invalid.
-struct Shape {
-    /// Validates an impairment's link name given the number of pairs.
-    check_link: fn(&str, u32) -> Result<(), String>,
-    /// Explicit pair count: `Some(None)` when not set, `None` when invalid.
-    pairs: Option<Option<u32>>,
-    /// Length of `access_delays`, when given.
-    access_delays: Option<usize>,
-}
-
-fn topology(top: &mut Obj, cx: &mut Ctx) -> (Option<Topology>, Option<Shape>) {
-    let kinds = TOPOLOGY_KINDS.join(", ");
-    let table = match top.table(cx, "topology") {
-        Some(Some(t)) => t,
-        Some(None) => {
-            cx.problem(
-                "topology",
-                "required table is missing; expected a [topology] table with kind = \"dumbbell\"",
-            );
-            return (None, None);
-        }
-        None => return (None, None),
-    };
-    let mut o = Obj::new("topology".into(), table);
-    let Some(kind) = o.req(
-        cx,
-        "kind",
-        &format!("expected one of: {kinds}"),
-        walk::string,
-    ) else {
-        return (None, None);
-    };
-    let (topology, shape) = match kind.as_str() {
-        "dumbbell" => {
-            let (d, shape) = dumbbell(&mut o, cx);
-            (d.map(Topology::Dumbbell), shape)
-        }
-        other => {
-            // Without a known kind we cannot tell which other keys are valid.
-            cx.problem(
-                "topology.kind",
-                unknown("topology kind", other, TOPOLOGY_KINDS, quote),
-            );
-            return (None, None);
-        }
-    };
-    o.finish(cx);
-    (topology, Some(shape))
-}
-
-fn dumbbell(o: &mut Obj, cx: &mut Ctx) -> (Option<Dumbbell>, Shape) {
-    let bottleneck = link(o, cx, "bottleneck", defaults::BOTTLENECK_QUEUE);
-    let access = link(o, cx, "access", defaults::ACCESS_QUEUE);
-    let pairs = o.maybe(cx, "pairs", |v| {
-        walk::int(
-            v,
-            1,
-            i64::from(u32::MAX),
-            "a positive integer number of sender/receiver pairs",
-            "",
-        )
-    });
-    let mut delays_len = None;
-    let access_delays = match o.get("access_delays") {
-        None => Some(None),
-        Some(Value::Array(a)) => {
-            delays_len = Some(a.len());
-            let key = o.key("access_delays");
-            let times: Vec<Option<Time>> = a
-                .iter()
-                .enumerate()
-                .map(|(i, v)| match walk::time(v) {
-                    Ok(t) => Some(t),
-                    Err(m) => {
-                        cx.problem(format!("{key}[{i}]"), m);
-                        None
-                    }
-                })
-                .collect();
-            times.into_iter().collect::<Option<Vec<_>>>().map(Some)
-        }
-        Some(v) => {
-            cx.problem(
-                o.key("access_delays"),
-                format!(
-                    "expected an array of times, like [\"1ms\", \"20ms\"], got {}",
-                    describe(v)
-                ),
-            );
-            None
-        }
-    };
-    let shape = Shape {
-        check_link: dumbbell_link,
-        pairs,
-        access_delays: delays_len,
-    };
-    let dumbbell = (|| {
-        Some(Dumbbell {
-            bottleneck: bottleneck?,
-            access: access?,
-            pairs: pairs?,
-            access_delays: access_delays?,
-        })
-    })();
-    (dumbbell, shape)
-}
-
-fn link(parent: &mut Obj, cx: &mut Ctx, k: &'static str, default_queue: u32) -> Option<LinkSpec> {
-    let Some(table) = parent.table(cx, k)? else {
-        cx.problem(
-            parent.key(k),
-            "required table is missing; expected a table with at least rate, like { rate = \"100Mbps\", delay = \"1ms\" }",
-        );
-        return None;
-    };
-    let mut o = Obj::new(parent.key(k), table);
-    let rate = o.req(
-        cx,
-        "rate",
-        "expected a rate with a unit, like rate = \"15Mbps\"",
-        walk::rate,
-    );
-    let delay = o.opt(cx, "delay", Time::ZERO, walk::time);
-    let queue = o.opt(cx, "queue", default_queue, |v| {
-        walk::int(
-            v,
-            1,
-            i64::from(u32::MAX),
-            "a positive integer number of packets",
-            "",
-        )
-    });
-    #[derive(PartialEq)]
-    enum Kind {
-        DropTail,
-        Red,
-    }
-    let aqm = o.opt(cx, "aqm", Kind::DropTail, |v| match v {
-        Value::String(s) if s == "droptail" => Ok(Kind::DropTail),
-        Value::String(s) if s == "red" => Ok(Kind::Red),
-        Value::String(s) => Err(unknown("AQM", s, &["droptail", "red"], quote)),
-        _ => Err(format!(
-            "expected \"droptail\" or \"red\", got {}",
-            describe(v)
-        )),
-    });
-    let red_table = o.table(cx, "red");
-    let aqm = match (aqm, red_table) {
-        (Some(Kind::DropTail), Some(Some(_))) => {
-            cx.problem(
-                o.key("red"),
-                format!(
-                    "RED parameters given but {} is \"droptail\"; set aqm = \"red\" or remove this table",
-                    o.key("aqm")
-                ),
-            );
-            None
-        }
-        (Some(Kind::DropTail), _) => Some(Aqm::DropTail),
-        (Some(Kind::Red), Some(t)) => red(&o.key("red"), t, queue, cx).map(Aqm::Red),
-        _ => None,
-    };
-    o.finish(cx);
-    Some(LinkSpec {
-        rate: rate?,
-        delay: delay?,
-        queue: queue?,
-        aqm: aqm?,
-    })
-}
-
-fn red(path: &str, table: Option<&Table>, queue: Option<u32>, cx: &mut Ctx) -> Option<Red> {
-    let empty = Table::new();
-    let mut o = Obj::new(path.to_string(), table.unwrap_or(&empty));
-    let min_th = o.opt(cx, "min_th", defaults::RED_MIN_TH, walk::number);
-    let max_th = o.maybe(cx, "max_th", walk::number);
-    let max_p = o.opt(cx, "max_p", defaults::RED_MAX_P, walk::number);
-    let weight = o.opt(cx, "weight", defaults::RED_WEIGHT, walk::number);
-    let gentle = o.opt(cx, "gentle", defaults::RED_GENTLE, walk::boolean);
-
-    let max_th = match (max_th, min_th) {
-        (Some(Some(m)), _) => Some(m),
-        (Some(None), Some(min)) => Some(min * defaults::RED_MAX_TH_FACTOR),
-        _ => None,
-    };
-    let max_th_shown = |m: f64| match o.raw("max_th") {
-        Some(v) => describe(v),
-        None => format!("{m:?} (the default, 3 * min_th)"),
-    };
-    let mut ok = true;
-    if let Some(min) = min_th {
-        if min <= 0.0 {
-            ok = false;
-            cx.problem(
-                o.key("min_th"),
-                format!(
-                    "expected a positive number of packets, got {}",
-                    shown(o.raw("min_th"), min)
-                ),
-            );
-        }
-    }
-    if let (Some(min), Some(max)) = (min_th, max_th) {
-        if min > 0.0 && max <= min {
-            ok = false;
-            cx.problem(
-                o.key("max_th"),
-                format!(
-                    "expected more packets than min_th ({min:?}), got {}",
-                    max_th_shown(max)
-                ),
-            );
-        }
-    }
-    if let (Some(max), Some(q)) = (max_th, queue) {
-        if max > f64::from(q) {
-            ok = false;
-            cx.problem(
-                o.key("max_th"),
-                format!(
-                    "expected at most the queue limit ({q} packets), got {}",
-                    max_th_shown(max)
-                ),
-            );
-        }
-    }
-    for (k, v) in [("max_p", max_p), ("weight", weight)] {
-        if let Some(x) = v {
-            if !(x > 0.0 && x <= 1.0) {
-                ok = false;
-                cx.problem(
-                    o.key(k),
-                    format!(
-                        "expected a number in (0, 1], got {}",
-                        shown(o.raw(k), format!("{x:?}"))
-                    ),
-                );
-            }
-        }
-    }
-    o.finish(cx);
-    if !ok {
-        return None;
-    }
-    Some(Red {
-        min_th: min_th?,
-        max_th: max_th?,
-        max_p: max_p?,
-        weight: weight?,
-        gentle: gentle?,
-    })
-}
-
 fn impairments(
     top: &mut Obj,
     cx: &mut Ctx,
-    shape: Option<&Shape>,
-    pairs: Option<u32>,
+    names: Option<&NameSpace>,
+    duration: Option<Time>,
 ) -> Option<Vec<ImpairmentSpec>> {
     match top.get("impairments") {
         None => Some(Vec::new()),
@@ -632,7 +560,7 @@ fn impairments(
             .iter()
             .enumerate()
             .map(|(i, v)| match v {
-                Value::Table(t) => impairment(t, i, cx, shape, pairs),
+                Value::Table(t) => impairment(t, i, cx, names, duration),
                 _ => {
                     cx.problem(
                         format!("impairments[{i}]"),
@@ -658,35 +586,75 @@ fn impairments(
     }
 }
 
+/// A number in [0, 1] called `what` in messages.
+fn unit_interval(v: &Value, what: &str) -> Result<f64, String> {
+    match walk::number(v) {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!(
+            "expected {what} between 0 and 1, got {}",
+            describe(v)
+        )),
+    }
+}
+
+/// A time before the end of the run.
+fn before_end(o: &Obj, cx: &mut Ctx, k: &str, t: Option<Time>, duration: Option<Time>, what: &str) {
+    if let (Some(t), Some(duration)) = (t, duration) {
+        if t >= duration {
+            cx.problem(
+                o.key(k),
+                format!(
+                    "expected {what} before the end of the run (duration = {duration}), got {}",
+                    shown(o.raw(k), t)
+                ),
+            );
+        }
+    }
+}
+
 fn impairment(
     table: &Table,
     i: usize,
     cx: &mut Ctx,
-    shape: Option<&Shape>,
-    pairs: Option<u32>,
+    names: Option<&NameSpace>,
+    duration: Option<Time>,
 ) -> Option<ImpairmentSpec> {
     let mut o = Obj::new(format!("impairments[{i}]"), table);
+    o.expect(&["link", "direction", "kind"]);
     let link = o.req(
         cx,
         "link",
         "expected a link name, like link = \"bottleneck\"",
         |v| {
             let name = walk::string(v)?;
-            if let (Some(s), Some(p)) = (shape, pairs) {
-                (s.check_link)(&name, p)?;
+            if let Some(ns) = names {
+                ns.check_link(&name)?;
             }
             Ok(name)
         },
     );
-    let direction = o.opt(cx, "direction", Direction::Forward, |v| match v {
-        Value::String(s) if s == "forward" => Ok(Direction::Forward),
-        Value::String(s) if s == "reverse" => Ok(Direction::Reverse),
-        Value::String(s) => Err(unknown("direction", s, &["forward", "reverse"], quote)),
-        _ => Err(format!(
-            "expected \"forward\" or \"reverse\", got {}",
-            describe(v)
-        )),
-    });
+    let spikes = o.raw("kind").and_then(Value::as_str) == Some("spikes");
+    let direction = if spikes {
+        if o.get("direction").is_some() {
+            cx.problem(
+                o.key("direction"),
+                "spikes suspend both directions of a link; remove 'direction'",
+            );
+            None
+        } else {
+            Some(Direction::Forward)
+        }
+    } else {
+        o.opt(cx, "direction", Direction::Forward, |v| match v {
+            Value::String(s) if s == "forward" => Ok(Direction::Forward),
+            Value::String(s) if s == "reverse" => Ok(Direction::Reverse),
+            Value::String(s) => Err(unknown("direction", s, &["forward", "reverse"], quote)),
+            _ => Err(format!(
+                "expected \"forward\" or \"reverse\", got {}",
+                describe(v)
+            )),
+        })
+    };
     let kinds = IMPAIRMENT_KINDS.join(", ");
     let kind = o.req(
         cx,
@@ -703,6 +671,123 @@ fn impairment(
                 walk::probability,
             )
             .map(|probability| ImpairmentKind::Loss { probability }),
+        Some("delay") => {
+            let fraction = o.req(
+                cx,
+                "fraction",
+                "expected a fraction between 0 and 1, like fraction = 0.01",
+                |v| unit_interval(v, "a fraction"),
+            );
+            let delay = dist::req(
+                &mut o,
+                cx,
+                "delay",
+                "{ dist = \"normal\", mean = \"25ms\", sd = \"8ms\" }",
+            );
+            (|| {
+                Some(ImpairmentKind::Delay {
+                    fraction: fraction?,
+                    delay: delay?,
+                })
+            })()
+        }
+        Some("swap") => {
+            let interval = o.opt(cx, "interval", defaults::SWAP_INTERVAL, walk::positive_time);
+            let swaps = o.req(
+                cx,
+                "swaps",
+                "expected a positive integer number of swaps per event, like swaps = 4",
+                |v| {
+                    walk::int(
+                        v,
+                        1,
+                        i64::from(u32::MAX),
+                        "a positive integer number of swaps",
+                        "",
+                    )
+                },
+            );
+            (|| {
+                Some(ImpairmentKind::Swap {
+                    interval: interval?,
+                    swaps: swaps?,
+                })
+            })()
+        }
+        Some("spikes") => {
+            let length = dist::opt(&mut o, cx, "length", defaults::SPIKE_LENGTH);
+            let length = dist::check_positive(&o, cx, "length", length);
+            let every = dist::opt(&mut o, cx, "every", defaults::SPIKE_EVERY);
+            let every = dist::check_positive(&o, cx, "every", every);
+            (|| {
+                Some(ImpairmentKind::Spikes {
+                    length: length?,
+                    every: every?,
+                })
+            })()
+        }
+        Some("rate-change") => {
+            let at = o.req(
+                cx,
+                "at",
+                "expected a time with a unit, like at = \"30s\"",
+                walk::time,
+            );
+            before_end(&o, cx, "at", at, duration, "a time");
+            let at = at.filter(|t| duration.is_none_or(|d| *t < d));
+            let rate = o.req(
+                cx,
+                "rate",
+                "expected a rate with a unit, like rate = \"1Mbps\"",
+                walk::rate,
+            );
+            (|| {
+                Some(ImpairmentKind::RateChange {
+                    at: at?,
+                    rate: rate?,
+                })
+            })()
+        }
+        Some("burst-loss") => {
+            let rate = o.req(
+                cx,
+                "rate",
+                "expected a number of loss events per packet between 0 and 1, like rate = 0.0002",
+                |v| unit_interval(v, "a number of loss events per packet"),
+            );
+            let length = dist::opt(&mut o, cx, "length", defaults::BURST_LENGTH);
+            (|| {
+                Some(ImpairmentKind::BurstLoss {
+                    rate: rate?,
+                    length: length?,
+                })
+            })()
+        }
+        Some("arq") => {
+            let frame_error = o.req(
+                cx,
+                "frame_error",
+                "expected a probability between 0 and 1, like frame_error = 0.1",
+                walk::probability,
+            );
+            let retries = o.opt(cx, "retries", defaults::ARQ_RETRIES, |v| {
+                walk::int(
+                    v,
+                    0,
+                    i64::from(u32::MAX),
+                    "a non-negative integer number of retries",
+                    "",
+                )
+            });
+            let attempt_delay = o.opt(cx, "attempt_delay", defaults::ARQ_ATTEMPT_DELAY, walk::time);
+            (|| {
+                Some(ImpairmentKind::Arq {
+                    frame_error: frame_error?,
+                    retries: retries?,
+                    attempt_delay: attempt_delay?,
+                })
+            })()
+        }
         Some(other) => {
             // Which other keys are valid depends on the kind; do not guess.
             cx.problem(
@@ -719,4 +804,241 @@ fn impairment(
         direction: direction?,
         kind: kind?,
     })
+}
+
+fn traffic(
+    top: &mut Obj,
+    cx: &mut Ctx,
+    names: Option<&NameSpace>,
+    variants: &[&str],
+    duration: Option<Time>,
+) -> Option<Vec<TrafficSpec>> {
+    match top.get("traffic") {
+        None => Some(Vec::new()),
+        Some(Value::Array(a)) => a
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Value::Table(t) => traffic_item(t, i, cx, names, variants, duration),
+                _ => {
+                    cx.problem(
+                        format!("traffic[{i}]"),
+                        format!("expected a table, got {}", describe(v)),
+                    );
+                    None
+                }
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .collect(),
+        Some(v) => {
+            cx.problem(
+                "traffic",
+                format!(
+                    "expected an array of tables ([[traffic]]), got {}",
+                    describe(v)
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn traffic_item(
+    table: &Table,
+    i: usize,
+    cx: &mut Ctx,
+    names: Option<&NameSpace>,
+    variants: &[&str],
+    duration: Option<Time>,
+) -> Option<TrafficSpec> {
+    let mut o = Obj::new(format!("traffic[{i}]"), table);
+    o.expect(&["kind", "src", "dst"]);
+    let kinds = TRAFFIC_KINDS.join(", ");
+    let kind = o.req(
+        cx,
+        "kind",
+        &format!("expected one of: {kinds}"),
+        walk::string,
+    )?;
+    if !TRAFFIC_KINDS.contains(&kind.as_str()) {
+        cx.problem(
+            o.key("kind"),
+            unknown("traffic kind", &kind, TRAFFIC_KINDS, quote),
+        );
+        return None;
+    }
+    // Both ends default to the topology's first default endpoint pair.
+    let ends = endpoints(&mut o, cx, names, false).and_then(|e| match e {
+        (Some(s), Some(d)) => Some((s, d)),
+        _ => names.and_then(|n| n.first_endpoint.clone()),
+    });
+    let start = o.opt(cx, "start", Time::ZERO, walk::time);
+    before_end(&o, cx, "start", start, duration, "a start time");
+    let spec = if kind == "cbr" {
+        let rate = o.req(
+            cx,
+            "rate",
+            "expected a rate with a unit, like rate = \"1Mbps\"",
+            walk::rate,
+        );
+        let packet_bytes = o.opt(cx, "packet_bytes", defaults::CBR_PACKET_BYTES, |v| {
+            walk::int(
+                v,
+                i64::from(defaults::MIN_PACKET_BYTES),
+                i64::from(defaults::MAX_PACKET_BYTES),
+                "an integer number of bytes, at least 28 (IPv4 and UDP headers)",
+                " bytes (the IPv4 limit)",
+            )
+        });
+        let stop = o.maybe(cx, "stop", walk::time);
+        let stop = match (stop, start) {
+            (Some(Some(stop)), Some(start)) if stop <= start => {
+                cx.problem(
+                    o.key("stop"),
+                    format!(
+                        "expected a time after start ({start}), got {}",
+                        shown(o.raw("stop"), stop)
+                    ),
+                );
+                None
+            }
+            (stop, _) => stop,
+        };
+        (|| {
+            let (src, dst) = ends?;
+            Some(TrafficSpec::Cbr(Cbr {
+                src,
+                dst,
+                rate: rate?,
+                packet_bytes: packet_bytes?,
+                start: start?,
+                stop: stop?,
+            }))
+        })()
+    } else {
+        web(&mut o, cx, variants, ends, start)
+    };
+    o.finish(cx);
+    spec
+}
+
+fn web(
+    o: &mut Obj,
+    cx: &mut Ctx,
+    variants: &[&str],
+    ends: Option<(String, String)>,
+    start: Option<Time>,
+) -> Option<TrafficSpec> {
+    let positive =
+        |what: &'static str| move |v: &Value| walk::int(v, 1, i64::from(u32::MAX), what, "");
+    let pairs = o.opt(
+        cx,
+        "pairs",
+        defaults::WEB_PAIRS,
+        positive("a positive integer number of server-client pairs"),
+    );
+    let sessions = o.opt(
+        cx,
+        "sessions",
+        defaults::WEB_SESSIONS,
+        positive("a positive integer number of sessions per pair"),
+    );
+    let variant = match o.get("variant") {
+        None if variants.contains(&defaults::WEB_VARIANT) => {
+            Some(defaults::WEB_VARIANT.to_string())
+        }
+        None => {
+            cx.problem(
+                o.key("variant"),
+                format!(
+                    "required key is missing: the default {} is not a known TCP variant; {}",
+                    quote(defaults::WEB_VARIANT),
+                    known_variants(variants)
+                ),
+            );
+            None
+        }
+        Some(_) => o.opt(cx, "variant", String::new(), |v| variant(v, variants)),
+    };
+    let mss = o.opt(cx, "mss", defaults::MSS, mss);
+    let inter_page = dist::opt(o, cx, "inter_page", defaults::WEB_INTER_PAGE);
+    let objects_per_page = match o.get("objects_per_page") {
+        None => Some(defaults::WEB_OBJECTS_PER_PAGE),
+        Some(v) => objects_per_page(&o.key("objects_per_page"), v, cx),
+    };
+    let inter_object = dist::opt(o, cx, "inter_object", defaults::WEB_INTER_OBJECT);
+    let object_size_mean = o.opt(
+        cx,
+        "object_size_mean",
+        defaults::WEB_OBJECT_SIZE_MEAN,
+        walk::positive_size,
+    );
+    let object_size_shape = o.opt(
+        cx,
+        "object_size_shape",
+        defaults::WEB_OBJECT_SIZE_SHAPE,
+        |v| match walk::number(v) {
+            Ok(x) if x > 1.0 => Ok(x),
+            _ => Err(format!(
+                "expected a number greater than 1 (the Pareto mean is finite only then), got {}",
+                describe(v)
+            )),
+        },
+    );
+    let (src, dst) = ends?;
+    Some(TrafficSpec::Web(Web {
+        src,
+        dst,
+        pairs: pairs?,
+        sessions: sessions?,
+        variant: variant?,
+        mss: mss?,
+        start: start?,
+        inter_page: inter_page?,
+        objects_per_page: objects_per_page?,
+        inter_object: inter_object?,
+        object_size_mean: object_size_mean?,
+        object_size_shape: object_size_shape?,
+    }))
+}
+
+fn objects_per_page(key: &str, v: &Value, cx: &mut Ctx) -> Option<[u32; 2]> {
+    let a = match v {
+        Value::Array(a) if a.len() == 2 => a,
+        v => {
+            cx.problem(
+                key,
+                format!(
+                    "expected an inclusive range [min, max] of objects per page, like [1, 5], got {}",
+                    describe(v)
+                ),
+            );
+            return None;
+        }
+    };
+    let mut ends = [None, None];
+    for (j, e) in a.iter().enumerate() {
+        match walk::int(
+            e,
+            1,
+            i64::from(u32::MAX),
+            "a positive integer number of objects",
+            "",
+        ) {
+            Ok(n) => ends[j] = Some(n),
+            Err(m) => cx.problem(format!("{key}[{j}]"), m),
+        }
+    }
+    let [Some(min), Some(max)] = ends else {
+        return None;
+    };
+    if min > max {
+        cx.problem(
+            key,
+            format!("expected [min, max] with min no greater than max, got [{min}, {max}]"),
+        );
+        return None;
+    }
+    Some([min, max])
 }

@@ -57,7 +57,7 @@ pub(crate) fn segment(k: &str) -> String {
 }
 
 /// Levenshtein distance, giving up (returning > `limit`) early.
-fn distance(a: &str, b: &str, limit: usize) -> usize {
+pub(crate) fn distance(a: &str, b: &str, limit: usize) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     if a.len().abs_diff(b.len()) > limit {

@@ -19,6 +19,7 @@ fn the_example_parses_to_the_expected_values() {
             from: Time::from_secs(10),
             to: Time::from_secs(60),
             series_interval: None,
+            reorder_threshold: 3,
         },
         topology: Topology::Dumbbell(Dumbbell {
             bottleneck: LinkSpec {
@@ -54,12 +55,16 @@ fn the_example_parses_to_the_expected_values() {
             pair: None,
             cc: None,
             params: BTreeMap::new(),
+            src: None,
+            dst: None,
+            reverse: false,
         }],
         impairments: vec![ImpairmentSpec {
             link: "bottleneck".into(),
             direction: Direction::Forward,
             kind: ImpairmentKind::Loss { probability: 0.01 },
         }],
+        traffic: vec![],
         source: EXAMPLE.parse().unwrap(),
     };
     assert_eq!(s, expected);
@@ -120,9 +125,12 @@ probability = 1
             from: Time::from_secs(5),
             to: Time::from_secs(100),
             series_interval: Some(Time::from_millis(100)),
+            reorder_threshold: 3,
         }
     );
-    let Topology::Dumbbell(d) = &s.topology;
+    let Topology::Dumbbell(d) = &s.topology else {
+        panic!("expected a dumbbell, got {:?}", s.topology)
+    };
     assert_eq!(d.pairs, Some(2));
     assert_eq!(
         d.access_delays,
@@ -189,7 +197,9 @@ fn defaults_of_a_minimal_file() {
     assert_eq!(s.seed, 1);
     assert_eq!(s.measure.from, Time::ZERO);
     assert_eq!(s.measure.to, Time::from_secs(60));
-    let Topology::Dumbbell(d) = &s.topology;
+    let Topology::Dumbbell(d) = &s.topology else {
+        panic!("expected a dumbbell, got {:?}", s.topology)
+    };
     assert_eq!(d.bottleneck.queue, 100);
     assert_eq!(d.bottleneck.delay, Time::ZERO);
     assert_eq!(d.access.queue, 1000);

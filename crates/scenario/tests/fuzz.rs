@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
-use reorderlab_scenario::parse;
+use reorderlab_scenario::{parse, Scenario, Topology};
 
 /// One byte-level edit of a document.
 #[derive(Debug, Clone)]
@@ -86,6 +86,13 @@ fn override_spec() -> impl Strategy<Value = String> {
             Just("impairments".to_string()),
             Just("measure".to_string()),
             Just("red".to_string()),
+            Just("traffic".to_string()),
+            Just("links".to_string()),
+            Just("hops".to_string()),
+            Just("delay".to_string()),
+            Just("dist".to_string()),
+            Just("kind".to_string()),
+            Just("endpoints".to_string()),
             "[0-9]{1,3}",
             "[a-z_]{0,6}",
         ],
@@ -99,13 +106,148 @@ fn override_spec() -> impl Strategy<Value = String> {
         Just("nan".to_string()),
         Just("{ a = [1, { b = 2 }] }".to_string()),
         Just("[".to_string()),
+        Just("4294967295".to_string()),
+        Just("{ dist = \"uniform\", min = \"2s\", max = \"1s\" }".to_string()),
+        Just("[[\"S\", \"D\"]]".to_string()),
+        Just("spikes".to_string()),
+        Just("custom".to_string()),
         "\\PC{0,12}",
     ];
     (key, value).prop_map(|(k, v)| format!("{k}={v}"))
 }
 
+/// Values a key might be given, beyond the type of what was there.
+fn any_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "\\PC{0,20}".prop_map(|s| format!("{s:?}")),
+        any::<i64>().prop_map(|n| n.to_string()),
+        any::<f64>().prop_map(|f| format!("{f:?}")),
+        Just("[]".to_string()),
+        Just("{}".to_string()),
+        Just("true".to_string()),
+        Just("1979-05-27".to_string()),
+        Just("0".to_string()),
+        Just("4294967295".to_string()),
+        Just("4294967296".to_string()),
+        Just("\"0s\"".to_string()),
+        Just("\"1ns\"".to_string()),
+        Just("\"18446744073s\"".to_string()),
+        Just("\"99999999999Gbps\"".to_string()),
+        Just("[0, 4294967295]".to_string()),
+        Just("[[\"A\"], 1]".to_string()),
+        Just("{ dist = \"normal\", mean = \"1s\" }".to_string()),
+        Just("{ dist = \"uniform\", min = \"3s\", max = \"1s\" }".to_string()),
+        Just("{ dist = \"exponential\", mean = 0 }".to_string()),
+        Just("{ dist = 1, x = [] }".to_string()),
+        Just("\"S\"".to_string()),
+        Just("\"bottleneck\"".to_string()),
+    ]
+}
+
+/// Whether the accessors can be called without allocating absurdly (a
+/// valid scenario may ask for 2^32 routers; building it is the caller's
+/// concern, not the parser's).
+fn small(s: &Scenario) -> bool {
+    let size = match &s.topology {
+        Topology::Dumbbell(_) => u64::from(s.pairs()),
+        Topology::Multipath(m) => m.hops.iter().map(|h| u64::from(*h)).sum(),
+        Topology::WirelessInfrastructure(w) => u64::from(w.wired_hops),
+        Topology::WirelessMultihop(w) => u64::from(w.hops),
+        Topology::MultiBottleneck(m) => u64::from(m.routers),
+        _ => 0,
+    };
+    size <= 10_000 && s.total_flows() <= 10_000
+}
+
+/// Calls every accessor of a parsed scenario (none may panic).
+fn exercise(s: &Scenario) {
+    if small(s) {
+        let ends = s.flow_endpoints();
+        assert_eq!(ends.len(), s.total_flows() as usize);
+        let nodes = s.node_names();
+        // Flows and traffic run between named nodes.
+        for (a, b) in &ends {
+            assert!(
+                nodes.contains(a) && nodes.contains(b),
+                "{a} -> {b} not in {nodes:?}"
+            );
+        }
+        for t in &s.traffic {
+            let (a, b) = match t {
+                reorderlab_scenario::TrafficSpec::Cbr(c) => (&c.src, &c.dst),
+                reorderlab_scenario::TrafficSpec::Web(w) => (&w.src, &w.dst),
+            };
+            assert!(nodes.contains(a) && nodes.contains(b));
+        }
+        let links = s.link_names();
+        for imp in &s.impairments {
+            assert!(links.contains(&imp.link), "{} not in {links:?}", imp.link);
+        }
+        let _ = (
+            s.topology.link_names(),
+            s.topology.node_names(),
+            s.default_endpoints(),
+        );
+    }
+    let _ = s.canonical_text();
+}
+
+#[test]
+fn the_corpus_is_valid() {
+    for text in CORPUS {
+        match parse(text, "c.toml", &[], VARIANTS) {
+            Ok(s) => exercise(&s),
+            Err(e) => panic!("corpus document is invalid:\n{e}\n{text}"),
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutations_of_the_corpus_never_panic(
+        doc in 0usize..16,
+        edits in proptest::collection::vec(edit(), 1..8),
+    ) {
+        let text = mutate(CORPUS[doc % CORPUS.len()], &edits);
+        match parse(&text, "f.toml", &[], VARIANTS) {
+            Ok(s) => exercise(&s),
+            Err(e) => {
+                let shown = e.to_string();
+                prop_assert!(!e.problems().is_empty());
+                prop_assert!(shown.lines().all(|l| l.starts_with("f.toml: ")), "{}", shown);
+                prop_assert_eq!(shown.lines().count(), e.problems().len());
+            }
+        }
+    }
+
+    #[test]
+    fn replacing_any_value_in_the_corpus_never_panics(
+        doc in 0usize..16,
+        line in 0usize..200,
+        value in any_value(),
+    ) {
+        let lines: Vec<&str> = CORPUS[doc % CORPUS.len()].lines().collect();
+        let i = line % lines.len();
+        let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        if let Some((k, _)) = lines[i].split_once(" = ") {
+            out[i] = format!("{k} = {value}");
+        }
+        if let Ok(s) = parse(&out.join("\n"), "f.toml", &[], VARIANTS) {
+            exercise(&s);
+        }
+    }
+
+    #[test]
+    fn random_overrides_of_the_corpus_never_panic(
+        doc in 0usize..16,
+        specs in proptest::collection::vec(override_spec(), 0..5),
+    ) {
+        if let Ok(s) = parse(CORPUS[doc % CORPUS.len()], "f.toml", &specs, VARIANTS) {
+            exercise(&s);
+        }
+    }
 
     #[test]
     fn random_text_never_panics(text in "\\PC{0,200}") {
@@ -153,6 +295,61 @@ proptest! {
             out[i] = format!("{k} = {value}");
         }
         let _ = parse(&out.join("\n"), "f.toml", &[], VARIANTS);
+    }
+}
+
+#[test]
+fn huge_counts_are_checked_without_materializing_names() {
+    // Each of these parses (or fails) at once: names of numbered families are
+    // ranges, never lists of 2^32 strings.
+    let big = |topo: &str, link: &str| {
+        on(
+            topo,
+            &format!("[[impairments]]\nlink = \"{link}\"\nkind = \"loss\"\nprobability = 0\n"),
+        )
+    };
+    let cases = [
+        (
+            format!("{DUMBBELL}\npairs = 4294967295"),
+            "access-dst:4294967294",
+            true,
+        ),
+        (
+            "kind = \"wireless-multihop\"\nhops = 4294967295".to_string(),
+            "wireless:4294967294",
+            true,
+        ),
+        (
+            "kind = \"wireless-infrastructure\"\nwired_hops = 4294967295".to_string(),
+            "wired:7",
+            true,
+        ),
+        (
+            "kind = \"multi-bottleneck\"\nrouters = 4294967295".to_string(),
+            "R4294967294-R4294967295",
+            true,
+        ),
+        (
+            format!(
+                "kind = \"multipath\"\nhops = [{}]",
+                vec!["4294967295"; 16].join(", ")
+            ),
+            "path15:4294967294",
+            true,
+        ),
+        (format!("{DUMBBELL}\npairs = 4294967295"), "nowhere", false),
+        (
+            "kind = \"multi-bottleneck\"\nrouters = 4294967295".to_string(),
+            "R9-R8",
+            false,
+        ),
+    ];
+    for (topo, link, valid) in cases {
+        let r = parse(&big(&topo, link), "f.toml", &[], VARIANTS);
+        assert_eq!(r.is_ok(), valid, "{topo} {link}: {r:?}");
+        if let Err(e) = r {
+            assert!(e.to_string().len() < 1000, "{e}");
+        }
     }
 }
 

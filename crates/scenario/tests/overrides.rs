@@ -10,7 +10,9 @@ use toml::{Table, Value};
 #[test]
 fn set_a_nested_key() {
     let s = ok_with(EXAMPLE, &["topology.bottleneck.rate=10Mbps", "seed=7"]);
-    let Topology::Dumbbell(d) = &s.topology;
+    let Topology::Dumbbell(d) = &s.topology else {
+        panic!("expected a dumbbell, got {:?}", s.topology)
+    };
     assert_eq!(d.bottleneck.rate, 10_000_000);
     assert_eq!(s.seed, 7);
 }
@@ -25,7 +27,9 @@ fn missing_intermediate_tables_are_created() {
             "measure.series_interval=50ms",
         ],
     );
-    let Topology::Dumbbell(d) = &s.topology;
+    let Topology::Dumbbell(d) = &s.topology else {
+        panic!("expected a dumbbell, got {:?}", s.topology)
+    };
     let Aqm::Red(red) = &d.bottleneck.aqm else {
         panic!("expected RED, got {:?}", d.bottleneck.aqm)
     };

@@ -59,12 +59,12 @@ fn unknown_top_level_key() {
     only_problem(
         &format!("colour = 3\n{EXAMPLE}"),
         "colour",
-        "unknown key 'colour'; expected one of: name, duration, seed, measure, topology, flows, impairments",
+        "unknown key 'colour'; expected one of: name, duration, seed, measure, topology, flows, impairments, traffic",
     );
     only_problem(
         &format!("sed = 3\n{EXAMPLE}"),
         "sed",
-        "unknown key 'sed' (did you mean 'seed'?); expected one of: name, duration, seed, measure, topology, flows, impairments",
+        "unknown key 'sed' (did you mean 'seed'?); expected one of: name, duration, seed, measure, topology, flows, impairments, traffic",
     );
 }
 
@@ -73,7 +73,7 @@ fn unknown_key_in_a_flow_with_a_suggestion() {
     only_problem(
         &example_with("mss = 1460", "mss = 1460\ndelayed_acks = true"),
         "flows[0].delayed_acks",
-        "unknown key 'delayed_acks' (did you mean 'delayed_ack'?); expected one of: variant, count, mss, bytes, start, delayed_ack, timestamps, sack, dsack, min_rto, max_rto, initial_window, rwnd, dupthresh, pair, cc, params",
+        "unknown key 'delayed_acks' (did you mean 'delayed_ack'?); expected one of: variant, count, mss, bytes, start, delayed_ack, timestamps, sack, dsack, min_rto, max_rto, initial_window, rwnd, dupthresh, pair, cc, params, src, dst, reverse",
     );
 }
 
@@ -225,7 +225,7 @@ fn several_problems_are_all_reported_in_document_order() {
             ),
             p(
                 "flows[0].msss",
-                "unknown key 'msss' (did you mean 'mss'?); expected one of: variant, count, mss, bytes, start, delayed_ack, timestamps, sack, dsack, min_rto, max_rto, initial_window, rwnd, dupthresh, pair, cc, params"
+                "unknown key 'msss' (did you mean 'mss'?); expected one of: variant, count, mss, bytes, start, delayed_ack, timestamps, sack, dsack, min_rto, max_rto, initial_window, rwnd, dupthresh, pair, cc, params, src, dst, reverse"
             ),
             p(
                 "impairments[0].probability",
@@ -250,7 +250,7 @@ fn missing_everything() {
             ),
             p(
                 "topology",
-                "required table is missing; expected a [topology] table with kind = \"dumbbell\""
+                "required table is missing; expected a [topology] table with a kind, one of: dumbbell, parking-lot, multipath, chain, wireless-infrastructure, wireless-multihop, multi-bottleneck, custom"
             ),
             p(
                 "flows",
@@ -268,7 +268,7 @@ fn more_constraints() {
         ("seed = 1", "seed = -1", "seed", "expected a non-negative integer, got -1"),
         ("queue = 250", "queue = 0", "topology.bottleneck.queue", "expected a positive integer number of packets, got 0"),
         ("aqm = \"droptail\"", "aqm = \"codel\"", "topology.bottleneck.aqm", "unknown AQM \"codel\"; expected one of: droptail, red"),
-        ("kind = \"dumbbell\"", "kind = \"parking-lot\"", "topology.kind", "unknown topology kind \"parking-lot\"; expected one of: dumbbell"),
+        ("kind = \"dumbbell\"", "kind = \"parking_lot\"", "topology.kind", "unknown topology kind \"parking_lot\" (did you mean \"parking-lot\"?); expected one of: dumbbell, parking-lot, multipath, chain, wireless-infrastructure, wireless-multihop, multi-bottleneck, custom"),
         ("count = 1", "count = 0", "flows[0].count", "expected a positive integer, got 0"),
         ("bytes = \"5MB\"", "bytes = 0", "flows[0].bytes", "expected a positive size in bytes, got 0"),
         ("bytes = \"5MB\"", "bytes = -3", "flows[0].bytes", "expected a non-negative size, got -3"),
@@ -281,10 +281,10 @@ fn more_constraints() {
         ("count = 1", "count = 1\npair = 1", "flows[0].pair", "expected a pair index below the number of pairs (1), got 1"),
         ("count = 1", "count = 1\nparams = { beta = \"x\" }", "flows[0].params.beta", "expected a finite number, got \"x\""),
         ("count = 1", "count = 1\nparams = 0.5", "flows[0].params", "expected a table of numbers, like params = { beta = 0.7 }, got 0.5"),
-        ("link = \"bottleneck\"", "link = \"core\"", "impairments[0].link", "unknown link \"core\"; expected one of: bottleneck, access, access:<n> with n < 1"),
-        ("link = \"bottleneck\"", "link = \"access:1\"", "impairments[0].link", "expected one of: bottleneck, access, access:<n> with n < 1 (the dumbbell has 1 pair), got \"access:1\""),
+        ("link = \"bottleneck\"", "link = \"core\"", "impairments[0].link", "unknown link \"core\"; expected one of: bottleneck, access:0, access-dst:0, access"),
+        ("link = \"bottleneck\"", "link = \"access:1\"", "impairments[0].link", "unknown link \"access:1\" (did you mean \"access:0\"?); expected one of: bottleneck, access:0, access-dst:0, access"),
         ("direction = \"forward\"", "direction = \"revrse\"", "impairments[0].direction", "unknown direction \"revrse\" (did you mean \"reverse\"?); expected one of: forward, reverse"),
-        ("kind = \"loss\"", "kind = \"reorder\"", "impairments[0].kind", "unknown impairment kind \"reorder\"; expected one of: loss"),
+        ("kind = \"loss\"", "kind = \"reorder\"", "impairments[0].kind", "unknown impairment kind \"reorder\"; expected one of: loss, delay, swap, spikes, rate-change, burst-loss, arq"),
         ("probability = 0.01\n", "", "impairments[0].probability", "required key is missing; expected a probability between 0 and 1, like probability = 0.01"),
         ("aqm = \"droptail\"", "aqm = \"droptail\"\nred = { min_th = 5 }", "topology.bottleneck.red", "RED parameters given but topology.bottleneck.aqm is \"droptail\"; set aqm = \"red\" or remove this table"),
     ];
@@ -424,7 +424,7 @@ fn wrong_shapes() {
     only_problem(
         &MINIMAL.replace("kind = \"dumbbell\"\n", ""),
         "topology.kind",
-        "required key is missing; expected one of: dumbbell",
+        "required key is missing; expected one of: dumbbell, parking-lot, multipath, chain, wireless-infrastructure, wireless-multihop, multi-bottleneck, custom",
     );
     only_problem(
         &MINIMAL.replace("variant = \"newreno\"\n", "count = 2\n"),
@@ -464,7 +464,7 @@ fn a_bad_link_does_not_hide_cross_checks() {
         vec![
             p("topology.bottleneck.rate", "expected a rate with a unit, like \"15Mbps\", got \"fast\""),
             p("flows[0].pair", "expected a pair index below the number of pairs (1), got 2"),
-            p("impairments[0].link", "expected one of: bottleneck, access, access:<n> with n < 1 (the dumbbell has 1 pair), got \"access:4\""),
+            p("impairments[0].link", "unknown link \"access:4\" (did you mean \"access:0\"?); expected one of: bottleneck, access:0, access-dst:0, access"),
         ]
     );
 }
