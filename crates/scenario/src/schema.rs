@@ -42,7 +42,7 @@ pub mod defaults {
     pub const RED_GENTLE: bool = true;
 
     /// `measure.reorder_threshold`: RFC 5236's displacement threshold DT.
-    pub const REORDER_THRESHOLD: u32 = 3;
+    pub const REORDER_THRESHOLD: u32 = 1024;
 
     /// `topology.link.rate` of the parking lot: TCP-PR Fig. 3's 15 Mbit/s.
     pub const PARKING_LOT_RATE: u64 = 15_000_000;

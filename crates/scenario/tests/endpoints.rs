@@ -127,7 +127,7 @@ fn endpoint_constraints() {
 
 #[test]
 fn reorder_threshold() {
-    assert_eq!(ok(MINIMAL).measure.reorder_threshold, 3);
+    assert_eq!(ok(MINIMAL).measure.reorder_threshold, 1024);
     let s = ok(&format!("{MINIMAL}[measure]\nreorder_threshold = 1\n"));
     assert_eq!(s.measure.reorder_threshold, 1);
     only_problem(

@@ -19,7 +19,7 @@ fn the_example_parses_to_the_expected_values() {
             from: Time::from_secs(10),
             to: Time::from_secs(60),
             series_interval: None,
-            reorder_threshold: 3,
+            reorder_threshold: 1024,
         },
         topology: Topology::Dumbbell(Dumbbell {
             bottleneck: LinkSpec {
@@ -125,7 +125,7 @@ probability = 1
             from: Time::from_secs(5),
             to: Time::from_secs(100),
             series_interval: Some(Time::from_millis(100)),
-            reorder_threshold: 3,
+            reorder_threshold: 1024,
         }
     );
     let Topology::Dumbbell(d) = &s.topology else {

@@ -137,7 +137,7 @@ pub struct Sender {
     pub ncr: Option<Ncr>,
     /// Data outstanding at the last timeout is not all ACKed yet: segments
     /// deemed lost are resent (go-back-N) outside fast recovery.
-    after_rto: bool,
+    pub(super) after_rto: bool,
     pub stats: SenderStats,
 }
 
@@ -429,30 +429,15 @@ impl Sender {
                 self.loss_frontier = self.loss_frontier.max(limit);
             }
             RecoveryAlgo::Sack | RecoveryAlgo::NewRenoSack => {
-                // Walk down from the top counting SACKed segments; the
-                // segment below the DupThresh-th one is where losses start.
-                let mut count = 0u64;
-                let mut boundary = None;
-                for (s, r) in self.sb.iter().rev() {
-                    if s < self.loss_frontier {
-                        break;
-                    }
-                    if r.sacked {
-                        count += 1;
-                        if count >= dupthresh {
-                            boundary = Some(s);
-                            break;
-                        }
-                    }
-                }
-                if let Some(b) = boundary {
+                // Losses start below the DupThresh-th highest SACKed segment.
+                if let Some(b) = self.sb.kth_highest_sacked(dupthresh as u32) {
                     for s in self.loss_frontier..b {
                         let r = self.sb.get(s).copied();
                         if r.is_some_and(|r| !r.sacked && !r.lost) && self.sb.mark_lost(s) {
                             self.retx_cursor = self.retx_cursor.min(s);
                         }
                     }
-                    self.loss_frontier = b;
+                    self.loss_frontier = self.loss_frontier.max(b);
                 }
             }
         }

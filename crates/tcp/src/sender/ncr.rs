@@ -27,6 +27,10 @@ pub struct Ncr {
     /// Extended Limited Transmit periods that ended in a cumulative ACK
     /// (reordering) rather than loss recovery.
     pub reordering_ends: u64,
+    /// An ACK without SACK information advanced the cumulative ACK point
+    /// since the last entry: the next ACK with SACK information enters
+    /// Extended Limited Transmit (RFC 4653 Section 3.1).
+    armed: bool,
 }
 
 impl Ncr {
@@ -39,6 +43,7 @@ impl Ncr {
             skipped: 0,
             dupthresh: 3,
             reordering_ends: 0,
+            armed: true,
         }
     }
 
@@ -53,10 +58,14 @@ impl Sender {
     /// the scoreboard known. Implements RFC 4653 Sections 3.1-3.3.
     pub(super) fn ncr_on_ack(&mut self, advanced: bool, has_sack: bool, newly_sacked: u32) {
         let flight = self.sb.packets_out();
-        let in_recovery = self.in_recovery;
+        let in_loss_recovery = self.in_recovery || self.after_rto;
         let Some(n) = self.ncr.as_mut() else { return };
-        if in_recovery {
-            // The RFC 6675 machinery governs; DupThresh is held (Section 3.4).
+        if advanced && !has_sack {
+            n.armed = true;
+        }
+        if in_loss_recovery {
+            // RFC 6675 (fast recovery or the recovery after a timeout)
+            // governs; DupThresh is held (Section 3.4).
             n.active = false;
             return;
         }
@@ -72,8 +81,10 @@ impl Sender {
                 n.skipped = 0;
                 n.dupthresh = n.threshold(flight);
             }
-        } else if !n.active && has_sack && newly_sacked > 0 {
-            // (I.1)-(I.3) on the first ACK with SACK information.
+        } else if !n.active && n.armed && has_sack && newly_sacked > 0 {
+            // (I.1)-(I.3) on the first ACK with SACK information after an
+            // ACK without it that advanced the cumulative ACK point.
+            n.armed = false;
             n.active = true;
             n.flight_prev = flight;
             n.skipped = 0;

@@ -48,6 +48,10 @@ pub struct Scoreboard {
     fack: u64,
     /// |memorize|: segments in TCP-PR's memorize list (TCP-PR Table II).
     memo_out: u32,
+    /// A position and the number of SACKed segments at or above it: the
+    /// cursor behind [`Scoreboard::kth_highest_sacked`], moved incrementally.
+    kth_cursor: u64,
+    kth_count: u32,
 }
 
 impl Scoreboard {
@@ -201,6 +205,9 @@ impl Scoreboard {
         }
         r.sacked = true;
         self.sacked_out += 1;
+        if seg >= self.kth_cursor {
+            self.kth_count += 1;
+        }
         if r.memo {
             r.memo = false;
             self.memo_out -= 1;
@@ -228,6 +235,9 @@ impl Scoreboard {
             };
             if r.memo {
                 self.memo_out -= 1;
+            }
+            if r.sacked && self.una >= self.kth_cursor {
+                self.kth_count -= 1;
             }
             if r.sacked {
                 self.sacked_out -= 1;
@@ -282,6 +292,33 @@ impl Scoreboard {
             r.memo = false;
         }
         self.memo_out = 0;
+    }
+
+    /// The k-th highest SACKed segment, if k segments are SACKed (RFC 6675
+    /// IsLost: every unSACKed segment below it has k SACKed above). The cursor
+    /// moves up as SACKs arrive and down only when k grows, so the cost is
+    /// amortized O(1) per SACKed segment, not O(window) per ACK.
+    pub fn kth_highest_sacked(&mut self, k: u32) -> Option<u64> {
+        if k == 0 {
+            return None;
+        }
+        if self.kth_cursor < self.una {
+            self.kth_cursor = self.una;
+        }
+        let sacked_at = |sb: &Self, s: u64| sb.get(s).is_some_and(|r| r.sacked) as u32;
+        while self.kth_count < k && self.kth_cursor > self.una {
+            self.kth_cursor -= 1;
+            self.kth_count += sacked_at(self, self.kth_cursor);
+        }
+        while self.kth_cursor < self.nxt() {
+            let here = sacked_at(self, self.kth_cursor);
+            if self.kth_count - here < k {
+                break;
+            }
+            self.kth_count -= here;
+            self.kth_cursor += 1;
+        }
+        (self.kth_count >= k).then_some(self.kth_cursor)
     }
 
     /// Counts SACKed segments strictly above `seg` (for IsLost, RFC 6675 Section 4).
@@ -362,5 +399,39 @@ mod tests {
         assert_eq!(sb.fack(), 6);
         assert_eq!(sb.sacked_above(2), 2);
         assert_eq!(sb.sacked_above(4), 1);
+    }
+}
+
+#[cfg(test)]
+mod kth_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The incremental cursor agrees with a plain count from the top,
+        /// whatever the order of SACKs, cumulative ACKs and changes of k.
+        #[test]
+        fn kth_highest_sacked_matches_a_scan(ops in prop::collection::vec((0u8..4, 0u64..64, 1u32..8), 1..200)) {
+            let mut sb = Scoreboard::new();
+            for _ in 0..64 {
+                sb.push_new(Time::ZERO, 1.0);
+            }
+            for (op, x, k) in ops {
+                match op {
+                    0 | 1 => { sb.mark_sacked(sb.una() + x % 64); }
+                    2 => { let to = (sb.una() + x % 8).min(sb.nxt()); sb.advance(to, |_, _| {}); }
+                    _ => { sb.push_new(Time::ZERO, 1.0); }
+                }
+                let expect = {
+                    let mut c = 0;
+                    let mut found = None;
+                    for (s, r) in sb.iter().rev() {
+                        if r.sacked { c += 1; if c == k { found = Some(s); break; } }
+                    }
+                    found
+                };
+                prop_assert_eq!(sb.kth_highest_sacked(k), expect);
+            }
+        }
     }
 }
