@@ -1,5 +1,35 @@
 //! The `reorderlab` command line.
 
+/// `println!` that ends the process quietly when standard output is a
+/// closed pipe (`reorderlab ... | head`), instead of panicking.
+macro_rules! outln {
+    () => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout()) {
+            $crate::stdout_failed(e)
+        }
+    }};
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout(), $($t)*) {
+            $crate::stdout_failed(e)
+        }
+    }};
+}
+
+/// Standard output failed: a closed pipe is a normal end, anything else an error.
+fn stdout_failed(e: std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("reorderlab: cannot write to standard output: {e}");
+    std::process::exit(1);
+}
+
+mod bench;
+mod reproduce;
+mod sweep;
+
 use clap::{Parser, Subcommand};
 use reorderlab_metrics::RunReport;
 use reorderlab_scenario::Scenario;
@@ -49,6 +79,16 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Run a scenario over a grid of overrides, in parallel; resumable.
+    #[command(after_long_help = sweep::AFTER_HELP)]
+    Sweep(sweep::SweepArgs),
+    /// Run the standard benchmark workloads and report speed and memory.
+    Bench(bench::BenchArgs),
+    /// Reproduce a paper's experiment (or `all`): runs, figure, claims vs. measurements.
+    Reproduce(reproduce::ReproduceArgs),
+    /// Run one benchmark workload in this process (used by `bench`).
+    #[command(name = "bench-one", hide = true)]
+    BenchOne(bench::BenchOneArgs),
 }
 
 /// Exit code for bad user input (scenario errors, bad arguments).
@@ -79,7 +119,7 @@ fn fmt_rate(bps: f64) -> String {
 }
 
 fn print_table(r: &RunReport) {
-    println!(
+    outln!(
         "{} (seed {}): {} s simulated in {:.3} s wall, {} events ({:.1} M events/s)",
         r.scenario,
         r.seed,
@@ -88,11 +128,12 @@ fn print_table(r: &RunReport) {
         r.events,
         r.events as f64 / r.wall_s.max(1e-9) / 1e6
     );
-    println!(
+    outln!(
         "goodput window {} s .. {} s",
-        r.measure_from_s, r.measure_to_s
+        r.measure_from_s,
+        r.measure_to_s
     );
-    println!(
+    outln!(
         "{:>4}  {:<14} {:>14} {:>14} {:>9} {:>11} {:>11} {:>11} {:>10}",
         "flow",
         "variant",
@@ -105,7 +146,7 @@ fn print_table(r: &RunReport) {
         "done_s"
     );
     for f in &r.flows {
-        println!(
+        outln!(
             "{:>4}  {:<14} {:>14} {:>14} {:>9} {:>11} {:>11} {:>11} {:>10}",
             f.id,
             f.variant,
@@ -124,7 +165,7 @@ fn print_table(r: &RunReport) {
         if l.packets == 0 && l.drops == 0 {
             continue;
         }
-        println!(
+        outln!(
             "link {:<14} {:<8} utilization {:>6.2}%  packets {:>9}  drops {:>7}",
             l.name,
             l.direction,
@@ -169,16 +210,16 @@ fn main() -> ExitCode {
                 return ExitCode::from(EXIT_IO);
             }
             if quiet {
-                println!("{}", dir.display());
+                outln!("{}", dir.display());
             } else {
                 print_table(&report);
-                println!("wrote {}", dir.display());
+                outln!("wrote {}", dir.display());
             }
             ExitCode::SUCCESS
         }
         Cmd::Validate { scenario, set } => match load(&scenario, &set, None) {
             Ok(sc) => {
-                println!(
+                outln!(
                     "{}: ok ({} flows, {} impairments, {} topology, {} s)",
                     scenario.display(),
                     sc.total_flows(),
@@ -204,13 +245,17 @@ fn main() -> ExitCode {
                         })
                     })
                     .collect();
-                println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+                outln!("{}", serde_json::to_string_pretty(&v).expect("json"));
             } else {
                 for v in variant::VARIANTS {
-                    println!("{:<14} {}  [{}]", v.name, v.description, v.source);
+                    outln!("{:<14} {}  [{}]", v.name, v.description, v.source);
                 }
             }
             ExitCode::SUCCESS
         }
+        Cmd::Sweep(a) => sweep::run(a),
+        Cmd::Bench(a) => bench::run(a),
+        Cmd::Reproduce(a) => reproduce::run(a),
+        Cmd::BenchOne(a) => bench::run_one(a),
     }
 }

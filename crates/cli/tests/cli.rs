@@ -62,8 +62,17 @@ fn run_writes_summary_json_and_flows_csv_with_the_documented_keys() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let table = String::from_utf8_lossy(&o.stdout);
     assert!(table.contains("sack") && table.contains("reno"), "{table}");
-    let s: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
-    for k in ["scenario", "seed", "duration_s", "wall_s", "events", "flows", "links"] {
+    let s: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    for k in [
+        "scenario",
+        "seed",
+        "duration_s",
+        "wall_s",
+        "events",
+        "flows",
+        "links",
+    ] {
         assert!(s.get(k).is_some(), "summary.json lacks {k}");
     }
     let f0 = &s["flows"][0];
@@ -86,7 +95,10 @@ fn run_writes_summary_json_and_flows_csv_with_the_documented_keys() {
     }
     assert_eq!(f0["bytes_delivered"], 200_000);
     assert!(f0["completion_time_s"].is_f64());
-    assert!(s["flows"][1]["completion_time_s"].is_null(), "bulk flow has no completion time");
+    assert!(
+        s["flows"][1]["completion_time_s"].is_null(),
+        "bulk flow has no completion time"
+    );
     for k in ["name", "direction", "utilization", "packets", "drops"] {
         assert!(s["links"][0].get(k).is_some(), "links[0] lacks {k}");
     }
@@ -103,7 +115,8 @@ fn same_seed_same_bytes_apart_from_wall_time() {
         let out = d.join(format!("o{i}"));
         let o = run(&["run", &sc, "--quiet", "--out", out.to_str().unwrap()]);
         assert!(o.status.success());
-        let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+        let mut v: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
         v["wall_s"] = serde_json::Value::Null;
         outs.push((v, std::fs::read(out.join("flows.csv")).unwrap()));
     }
@@ -115,9 +128,22 @@ fn set_and_seed_override_the_file() {
     let d = tmpdir("set");
     let sc = write(&d, "good.toml", GOOD);
     let out = d.join("out");
-    let o = run(&["run", &sc, "--quiet", "--seed", "9", "--set", "flows.0.variant=newreno", "--set", "topology.bottleneck.rate=10Mbps", "--out", out.to_str().unwrap()]);
+    let o = run(&[
+        "run",
+        &sc,
+        "--quiet",
+        "--seed",
+        "9",
+        "--set",
+        "flows.0.variant=newreno",
+        "--set",
+        "topology.bottleneck.rate=10Mbps",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let s: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let s: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(s["seed"], 9);
     assert_eq!(s["flows"][0]["variant"], "newreno");
 }
@@ -128,20 +154,55 @@ fn bad_input_gets_a_clear_error_and_exit_code_2() {
     let d = tmpdir("bad");
     let cases: &[(&str, &str, &[&str])] = &[
         ("malformed", "name = \"x\"\nduration = \"5s\n", &["line 2"]),
-        ("unknown-key", &GOOD.replace("seed = 3", "seed = 3\nsped = 4"), &["sped", "unknown key"]),
-        ("unknown-variant", &GOOD.replace("variant = \"reno\"", "variant = \"renoo\""), &["flows[1].variant", "newreno"]),
-        ("rate", &GOOD.replace("rate = \"15Mbps\"", "rate = \"fast\""), &["topology.bottleneck.rate", "fast"]),
-        ("delay", &GOOD.replace("delay = \"10ms\"", "delay = \"-5ms\""), &["topology.bottleneck.delay"]),
-        ("mss", &GOOD.replace("bytes = \"200KB\"", "bytes = \"200KB\"\nmss = 0"), &["flows[0].mss"]),
-        ("probability", &GOOD.replace("probability = 0.01", "probability = 1.5"), &["impairments[0].probability"]),
+        (
+            "unknown-key",
+            &GOOD.replace("seed = 3", "seed = 3\nsped = 4"),
+            &["sped", "unknown key"],
+        ),
+        (
+            "unknown-variant",
+            &GOOD.replace("variant = \"reno\"", "variant = \"renoo\""),
+            &["flows[1].variant", "newreno"],
+        ),
+        (
+            "rate",
+            &GOOD.replace("rate = \"15Mbps\"", "rate = \"fast\""),
+            &["topology.bottleneck.rate", "fast"],
+        ),
+        (
+            "delay",
+            &GOOD.replace("delay = \"10ms\"", "delay = \"-5ms\""),
+            &["topology.bottleneck.delay"],
+        ),
+        (
+            "mss",
+            &GOOD.replace("bytes = \"200KB\"", "bytes = \"200KB\"\nmss = 0"),
+            &["flows[0].mss"],
+        ),
+        (
+            "probability",
+            &GOOD.replace("probability = 0.01", "probability = 1.5"),
+            &["impairments[0].probability"],
+        ),
     ];
     for (tag, text, needles) in cases {
         let sc = write(&d, &format!("{tag}.toml"), text);
         for cmd in ["run", "validate"] {
-            let o = run(&[cmd, &sc, "--out", d.join("never").to_str().unwrap()].as_slice()[..if cmd == "run" { 4 } else { 2 }]);
+            let o = run(
+                &[cmd, &sc, "--out", d.join("never").to_str().unwrap()].as_slice()
+                    [..if cmd == "run" { 4 } else { 2 }],
+            );
             let err = String::from_utf8_lossy(&o.stderr);
-            assert_eq!(o.status.code(), Some(2), "{tag} ({cmd}): exit {:?}, stderr: {err}", o.status.code());
-            assert!(err.contains(&format!("{tag}.toml")), "{tag}: message must name the file: {err}");
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{tag} ({cmd}): exit {:?}, stderr: {err}",
+                o.status.code()
+            );
+            assert!(
+                err.contains(&format!("{tag}.toml")),
+                "{tag}: message must name the file: {err}"
+            );
             for n in *needles {
                 assert!(err.contains(n), "{tag}: message must mention {n:?}: {err}");
             }
@@ -152,7 +213,12 @@ fn bad_input_gets_a_clear_error_and_exit_code_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing.toml"));
     let o = run(&["run", &write(&d, "ok.toml", GOOD), "--set", "flows.7.mss=5"]);
-    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let o = run(&["frobnicate"]);
     assert_eq!(o.status.code(), Some(2));
 }
@@ -163,7 +229,12 @@ fn validate_accepts_the_bundled_scenarios() {
         let p = e.unwrap().path();
         if p.extension().is_some_and(|x| x == "toml") {
             let o = run(&["validate", p.to_str().unwrap()]);
-            assert!(o.status.success(), "{}: {}", p.display(), String::from_utf8_lossy(&o.stderr));
+            assert!(
+                o.status.success(),
+                "{}: {}",
+                p.display(),
+                String::from_utf8_lossy(&o.stderr)
+            );
         }
     }
 }
@@ -173,11 +244,20 @@ fn variants_lists_every_baseline_with_its_source() {
     let o = run(&["variants", "--json"]);
     assert!(o.status.success());
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let names: Vec<&str> = v.as_array().unwrap().iter().map(|x| x["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["name"].as_str().unwrap())
+        .collect();
     for n in ["reno", "newreno", "sack", "fack", "newreno-sack"] {
         assert!(names.contains(&n), "{n} missing from {names:?}");
     }
-    assert!(v.as_array().unwrap().iter().all(|x| !x["source"].as_str().unwrap().is_empty()));
+    assert!(v
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|x| !x["source"].as_str().unwrap().is_empty()));
     let o = run(&["variants"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("RFC 6675"));
 }

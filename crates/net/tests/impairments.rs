@@ -261,7 +261,7 @@ fn three_paths() -> (Network<u32>, NodeId, NodeId) {
     let s = b.node("S");
     let d = b.node("D");
     let p = lp(100_000_000, 1, 5000);
-    let mut chain = |hops: usize, b: &mut NetworkBuilder| {
+    let chain = |hops: usize, b: &mut NetworkBuilder| {
         let mut prev = s;
         for h in 0..hops - 1 {
             let r = b.node(format!("R{hops}{h}"));

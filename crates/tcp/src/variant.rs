@@ -114,7 +114,8 @@ impl Variant {
                 )
             }
             "td-fr" => r.td_fr = true,
-            "tcp-dcr" => s.ncr = Some(Ncr::new(self.param(params, "careful") >= 0.5)),
+            "tcp-ncr" => s.ncr = Some(Ncr::new(self.param(params, "careful") >= 0.5)),
+            "tcp-dcr" => r.dcr = true,
             _ => {}
         }
         s
@@ -130,7 +131,7 @@ const EWMA_PARAMS: &[Param] = &[Param {
     doc: "the EWMA gain",
 }];
 
-/// TCP-DCR's Extended Limited Transmit variant (RFC 4653 Section 3).
+/// TCP-NCR's Extended Limited Transmit variant (RFC 4653 Section 3).
 const DCR_PARAMS: &[Param] = &[Param {
     name: "careful",
     default: 0.0,
@@ -251,8 +252,17 @@ pub const VARIANTS: &[Variant] = &[
     },
     Variant {
         name: "tcp-dcr",
-        description: "delayed congestion response: DupThresh about one flight, Extended Limited Transmit meanwhile; any cc",
-        source: "RFC 4653 (TCP-NCR); TCP-PR Section II; high-speed paper Section II",
+        description: "delayed congestion response: retransmit and cut one RTT after the duplicate-ACK trigger, sending new data meanwhile; any cc",
+        source: "Bhandarkar et al. (TCP-DCR); TCP-PR Section II; high-speed paper Section II",
+        recovery: RecoveryAlgo::Sack,
+        sack: true,
+        dsack: true,
+        params: &[],
+    },
+    Variant {
+        name: "tcp-ncr",
+        description: "non-congestion robustness: DupThresh about a flight of SACKed data, Extended Limited Transmit meanwhile; any cc",
+        source: "RFC 4653 (TCP-NCR)",
         recovery: RecoveryAlgo::Sack,
         sack: true,
         dsack: true,

@@ -340,7 +340,7 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
                         );
                         web.push(WebSessionState::new(
                             ti as u32,
-                            params.clone(),
+                            params,
                             setup.clone(),
                             src,
                             dst,

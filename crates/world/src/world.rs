@@ -118,7 +118,7 @@ impl Flow {
             transfer,
             mss: scfg.mss,
             sender: setup.variant.sender(scfg, setup.cc.clone(), &setup.params),
-            receiver: Receiver::new(setup.receiver.clone()),
+            receiver: Receiver::new(setup.receiver),
             stimer: TimerSlot::default(),
             rtimer: TimerSlot::default(),
             gt: GroundTruth::new(),

@@ -49,7 +49,13 @@ impl Graph {
     }
     /// Adds a duplex link with the same parameters both ways.
     pub fn link(&mut self, name: impl Into<String>, a: &str, b: &str, p: LinkParams) {
-        self.links.push(LinkDecl { name: name.into(), a: a.into(), b: b.into(), forward: p, reverse: p });
+        self.links.push(LinkDecl {
+            name: name.into(),
+            a: a.into(),
+            b: b.into(),
+            forward: p,
+            reverse: p,
+        });
     }
     pub fn group(&mut self, name: impl Into<String>, links: Vec<String>) {
         self.groups.push((name.into(), links));
@@ -72,21 +78,30 @@ impl Graph {
             if links.iter().any(|nl: &NamedLink| nl.name == l.name) {
                 return Err(format!("duplicate link name {:?}", l.name));
             }
-            let a = find(&l.a).ok_or_else(|| format!("link {:?}: unknown node {:?}", l.name, l.a))?;
-            let bb = find(&l.b).ok_or_else(|| format!("link {:?}: unknown node {:?}", l.name, l.b))?;
+            let a =
+                find(&l.a).ok_or_else(|| format!("link {:?}: unknown node {:?}", l.name, l.a))?;
+            let bb =
+                find(&l.b).ok_or_else(|| format!("link {:?}: unknown node {:?}", l.name, l.b))?;
             if a == bb {
                 return Err(format!("link {:?} joins {:?} to itself", l.name, l.a));
             }
             let forward = b.link(format!("{}>", l.name), a, bb, l.forward);
             let reverse = b.link(format!("{}<", l.name), bb, a, l.reverse);
-            links.push(NamedLink { name: l.name.clone(), forward, reverse });
+            links.push(NamedLink {
+                name: l.name.clone(),
+                forward,
+                reverse,
+            });
         }
         let mut net: Network<P> = b.build(seed);
         for (i, m) in self.multipath.iter().enumerate() {
             let a = find(&m.a).ok_or_else(|| format!("multipath: unknown node {:?}", m.a))?;
             let bb = find(&m.b).ok_or_else(|| format!("multipath: unknown node {:?}", m.b))?;
             for (j, (s, d)) in [(a, bb), (bb, a)].into_iter().enumerate() {
-                let rng = reorderlab_sim::stream(seed, &[reorderlab_sim::rng::label("multipath"), i as u64, j as u64]);
+                let rng = reorderlab_sim::stream(
+                    seed,
+                    &[reorderlab_sim::rng::label("multipath"), i as u64, j as u64],
+                );
                 let mp = Multipath::new(&net.nodes, &net.links, s, d, m.epsilon, rng)
                     .ok_or_else(|| format!("multipath: no path from {:?} to {:?}", m.a, m.b))?;
                 net.add_multipath(mp);
@@ -105,7 +120,13 @@ impl Graph {
                 }
             }
         }
-        Ok(Topo { net, nodes: ids, links, groups: self.groups.clone(), endpoints })
+        Ok(Topo {
+            net,
+            nodes: ids,
+            links,
+            groups: self.groups.clone(),
+            endpoints,
+        })
     }
 }
 
@@ -128,7 +149,10 @@ pub struct Topo<P> {
 
 impl<P> Topo<P> {
     pub fn node(&self, name: &str) -> Option<NodeId> {
-        self.nodes.iter().find(|(n, _)| n == name).map(|(_, id)| *id)
+        self.nodes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, id)| *id)
     }
     /// The links a name designates: one link, or every link of a group.
     pub fn resolve(&self, name: &str) -> Option<Vec<&NamedLink>> {
@@ -136,6 +160,11 @@ impl<P> Topo<P> {
             return Some(vec![l]);
         }
         let (_, members) = self.groups.iter().find(|(g, _)| g == name)?;
-        Some(members.iter().filter_map(|m| self.links.iter().find(|l| &l.name == m)).collect())
+        Some(
+            members
+                .iter()
+                .filter_map(|m| self.links.iter().find(|l| &l.name == m))
+                .collect(),
+        )
     }
 }

@@ -31,20 +31,38 @@ pub fn dumbbell(bottleneck: LinkParams, access: &[LinkParams]) -> Graph {
 /// `cross_rates` are the CS1->R1, CS2->R2, CS3->R3 links.
 pub fn parking_lot(link: LinkParams, cross_rates: [u64; 3]) -> Graph {
     let mut g = Graph::default();
-    for n in ["S", "D", "R1", "R2", "R3", "R4", "CS1", "CS2", "CS3", "CD1", "CD2", "CD3"] {
+    for n in [
+        "S", "D", "R1", "R2", "R3", "R4", "CS1", "CS2", "CS3", "CD1", "CD2", "CD3",
+    ] {
         g.node(n);
     }
     g.link("access-s", "S", "R1", link);
     for i in 1..=3 {
-        g.link(format!("bottleneck:{i}"), &format!("R{i}"), &format!("R{}", i + 1), link);
+        g.link(
+            format!("bottleneck:{i}"),
+            &format!("R{i}"),
+            &format!("R{}", i + 1),
+            link,
+        );
     }
     g.link("access-d", "R4", "D", link);
     for i in 1..=3 {
-        let cs = LinkParams { rate_bps: cross_rates[i - 1], ..link };
+        let cs = LinkParams {
+            rate_bps: cross_rates[i - 1],
+            ..link
+        };
         g.link(format!("cs{i}"), &format!("CS{i}"), &format!("R{i}"), cs);
-        g.link(format!("cd{i}"), &format!("R{}", i + 1), &format!("CD{i}"), link);
+        g.link(
+            format!("cd{i}"),
+            &format!("R{}", i + 1),
+            &format!("CD{i}"),
+            link,
+        );
     }
-    g.group("bottlenecks", (1..=3).map(|i| format!("bottleneck:{i}")).collect());
+    g.group(
+        "bottlenecks",
+        (1..=3).map(|i| format!("bottleneck:{i}")).collect(),
+    );
     g.endpoints.push(("S".into(), "D".into()));
     g
 }
@@ -63,7 +81,11 @@ pub fn multipath(link: LinkParams, hops: &[u32], epsilon: f64) -> Graph {
         let mut prev = "S".to_string();
         let mut members = Vec::new();
         for j in 0..h {
-            let next = if j + 1 == h { "D".to_string() } else { g.node(format!("P{i}_{}", j + 1)) };
+            let next = if j + 1 == h {
+                "D".to_string()
+            } else {
+                g.node(format!("P{i}_{}", j + 1))
+            };
             let name = format!("path{i}:{j}");
             g.link(name.clone(), &prev, &next, link);
             members.push(name.clone());
@@ -74,7 +96,11 @@ pub fn multipath(link: LinkParams, hops: &[u32], epsilon: f64) -> Graph {
     }
     g.group("all", all);
     g.endpoints.push(("S".into(), "D".into()));
-    g.multipath.push(MultipathDecl { a: "S".into(), b: "D".into(), epsilon });
+    g.multipath.push(MultipathDecl {
+        a: "S".into(),
+        b: "D".into(),
+        epsilon,
+    });
     g
 }
 
@@ -99,7 +125,11 @@ pub fn wireless_infrastructure(wired: LinkParams, wired_hops: u32, wireless: Lin
     let mut prev = g.node("S");
     let mut members = Vec::new();
     for i in 0..wired_hops {
-        let next = if i + 1 == wired_hops { g.node("AP") } else { g.node(format!("R{}", i + 1)) };
+        let next = if i + 1 == wired_hops {
+            g.node("AP")
+        } else {
+            g.node(format!("R{}", i + 1))
+        };
         g.link(format!("wired:{i}"), &prev, &next, wired);
         members.push(format!("wired:{i}"));
         prev = next;
@@ -118,7 +148,11 @@ pub fn wireless_multihop(wireless: LinkParams, hops: u32) -> Graph {
     let mut prev = g.node("S");
     let mut members = Vec::new();
     for i in 0..hops {
-        let next = if i + 1 == hops { g.node("D") } else { g.node(format!("W{}", i + 1)) };
+        let next = if i + 1 == hops {
+            g.node("D")
+        } else {
+            g.node(format!("W{}", i + 1))
+        };
         g.link(format!("wireless:{i}"), &prev, &next, wireless);
         members.push(format!("wireless:{i}"));
         prev = next;
@@ -145,7 +179,12 @@ pub fn multi_bottleneck(link: LinkParams, access: LinkParams, routers: u32) -> G
         core.push(name);
     }
     for i in 1..=routers {
-        g.link(format!("access:H{i}"), &format!("H{i}"), &format!("R{i}"), access);
+        g.link(
+            format!("access:H{i}"),
+            &format!("H{i}"),
+            &format!("R{i}"),
+            access,
+        );
     }
     g.group("core", core);
     g.endpoints.push(("H1".into(), format!("H{routers}")));
@@ -159,7 +198,12 @@ mod tests {
     use reorderlab_sim::Time;
 
     fn lp(rate: u64, ms: u64) -> LinkParams {
-        LinkParams { rate_bps: rate, delay: Time::from_millis(ms), queue: 100, aqm: AqmSpec::DropTail }
+        LinkParams {
+            rate_bps: rate,
+            delay: Time::from_millis(ms),
+            queue: 100,
+            aqm: AqmSpec::DropTail,
+        }
     }
 
     fn hops(t: &super::super::Topo<()>, a: &str, b: &str) -> Vec<String> {
@@ -167,7 +211,13 @@ mod tests {
         let mut out = Vec::new();
         while at != dst {
             let l = t.net.route(at, dst).unwrap();
-            let name = t.links.iter().find(|n| n.forward == l || n.reverse == l).unwrap().name.clone();
+            let name = t
+                .links
+                .iter()
+                .find(|n| n.forward == l || n.reverse == l)
+                .unwrap()
+                .name
+                .clone();
             out.push(name);
             at = t.net.link(l).to;
         }
@@ -176,10 +226,24 @@ mod tests {
 
     #[test]
     fn parking_lot_cross_traffic_crosses_the_stated_bottlenecks() {
-        let t = parking_lot(lp(15_000_000, 10), [5_000_000, 1_660_000, 2_500_000]).build::<()>(1).unwrap();
-        assert_eq!(hops(&t, "S", "D"), ["access-s", "bottleneck:1", "bottleneck:2", "bottleneck:3", "access-d"]);
+        let t = parking_lot(lp(15_000_000, 10), [5_000_000, 1_660_000, 2_500_000])
+            .build::<()>(1)
+            .unwrap();
+        assert_eq!(
+            hops(&t, "S", "D"),
+            [
+                "access-s",
+                "bottleneck:1",
+                "bottleneck:2",
+                "bottleneck:3",
+                "access-d"
+            ]
+        );
         assert_eq!(hops(&t, "CS1", "CD1"), ["cs1", "bottleneck:1", "cd1"]);
-        assert_eq!(hops(&t, "CS1", "CD3"), ["cs1", "bottleneck:1", "bottleneck:2", "bottleneck:3", "cd3"]);
+        assert_eq!(
+            hops(&t, "CS1", "CD3"),
+            ["cs1", "bottleneck:1", "bottleneck:2", "bottleneck:3", "cd3"]
+        );
         assert_eq!(hops(&t, "CS2", "CD2"), ["cs2", "bottleneck:2", "cd2"]);
         assert_eq!(hops(&t, "CS3", "CD3"), ["cs3", "bottleneck:3", "cd3"]);
         let cs2 = &t.resolve("cs2").unwrap()[0];
@@ -188,24 +252,40 @@ mod tests {
 
     #[test]
     fn multipath_mesh_has_disjoint_paths_of_the_given_lengths() {
-        let t = multipath(lp(10_000_000, 10), &[2, 3, 4], 0.0).build::<()>(1).unwrap();
+        let t = multipath(lp(10_000_000, 10), &[2, 3, 4], 0.0)
+            .build::<()>(1)
+            .unwrap();
         let mp = &t.net.multipath[0];
-        assert_eq!(mp.paths.iter().map(|p| p.hops).collect::<Vec<_>>(), vec![2, 3, 4]);
+        assert_eq!(
+            mp.paths.iter().map(|p| p.hops).collect::<Vec<_>>(),
+            vec![2, 3, 4]
+        );
         assert_eq!(t.net.multipath.len(), 2, "both directions");
         assert_eq!(t.resolve("all").unwrap().len(), 9);
     }
 
     #[test]
     fn chains_and_wireless_route_end_to_end() {
-        let t = chain(lp(4_000_000, 50), lp(10_000_000, 1)).build::<()>(1).unwrap();
+        let t = chain(lp(4_000_000, 50), lp(10_000_000, 1))
+            .build::<()>(1)
+            .unwrap();
         assert_eq!(hops(&t, "S1", "S2"), ["access-1", "bottleneck", "access-2"]);
-        let t = wireless_infrastructure(lp(100_000_000, 10), 2, lp(2_000_000, 1)).build::<()>(1).unwrap();
+        let t = wireless_infrastructure(lp(100_000_000, 10), 2, lp(2_000_000, 1))
+            .build::<()>(1)
+            .unwrap();
         assert_eq!(hops(&t, "S", "D"), ["wired:0", "wired:1", "wireless"]);
-        let t = wireless_multihop(lp(2_000_000, 1), 4).build::<()>(1).unwrap();
+        let t = wireless_multihop(lp(2_000_000, 1), 4)
+            .build::<()>(1)
+            .unwrap();
         assert_eq!(hops(&t, "S", "D").len(), 4);
         assert_eq!(t.resolve("wireless").unwrap().len(), 4);
-        let t = multi_bottleneck(lp(1_000_000_000, 23), lp(10_000_000_000, 1), 5).build::<()>(1).unwrap();
-        assert_eq!(hops(&t, "H5", "H1"), ["access:H5", "R4-R5", "R3-R4", "R2-R3", "R1-R2", "access:H1"]);
+        let t = multi_bottleneck(lp(1_000_000_000, 23), lp(10_000_000_000, 1), 5)
+            .build::<()>(1)
+            .unwrap();
+        assert_eq!(
+            hops(&t, "H5", "H1"),
+            ["access:H5", "R4-R5", "R3-R4", "R2-R3", "R1-R2", "access:H1"]
+        );
     }
 
     #[test]
@@ -214,7 +294,11 @@ mod tests {
         g.link("x", "S1", "nowhere", lp(1, 1));
         assert!(g.build::<()>(1).err().unwrap().contains("nowhere"));
         let mut g = chain(lp(1, 1), lp(1, 1));
-        g.multipath.push(MultipathDecl { a: "S1".into(), b: "Q".into(), epsilon: 0.0 });
+        g.multipath.push(MultipathDecl {
+            a: "S1".into(),
+            b: "Q".into(),
+            epsilon: 0.0,
+        });
         assert!(g.build::<()>(1).is_err());
     }
 }

@@ -389,7 +389,7 @@ impl Sender {
         }
         if self.sb.una() >= self.recover
             && self.loss_detected()
-            && (!self.reorder.td_fr || self.td_fr_allows(now))
+            && self.delayed_response_allows(now)
         {
             self.enter_recovery(now, out);
         }
@@ -448,6 +448,7 @@ impl Sender {
     fn enter_recovery(&mut self, now: Time, out: &mut Vec<DataSegment>) {
         let flight = self.sb.packets_out() - self.lt_sent;
         let flight = self.ncr_flight_for_cut(flight);
+        let flight = self.dcr_flight_for_cut(flight);
         self.stats.fast_retransmits += 1;
         self.episode_start(self.cwnd);
         self.ssthresh = self.cc.ssthresh_after_loss(now, self.cwnd, flight);
@@ -612,7 +613,20 @@ impl Sender {
             // RFC 4653 (E.2): Extended Limited Transmit sends new data only.
             return new_data && self.ncr_window_allows();
         }
-        let pipe = self.sb.pipe() as f64;
+        if self.reorder.td_fr && self.dupacks > 0 && !self.in_recovery && !self.after_rto {
+            // TD-FR keeps RFC 3042's limited transmit while it waits: the
+            // flight may exceed cwnd by two segments, no more.
+            return new_data && self.sb.packets_out() as f64 + 1.0 <= self.cwnd + 2.0 + 1e-9;
+        }
+        // Segments deemed lost leave pipe once recovery (or a timeout's
+        // go-back-N) is under way. Before it starts (TD-FR's wait), they are
+        // still counted: otherwise each loss marked in the wait would be
+        // replaced by new data and the flight would balloon.
+        let pipe = if self.in_recovery || self.after_rto {
+            self.sb.pipe()
+        } else {
+            self.sb.packets_out() - self.sb.sacked_out()
+        } as f64;
         let mut cwnd = self.cwnd;
         if new_data && self.cfg.limited_transmit && !self.in_recovery && !self.cfg.sack {
             // RFC 3042: up to two extra new segments on the first two duplicate ACKs.

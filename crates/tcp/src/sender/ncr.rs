@@ -1,10 +1,11 @@
-//! TCP-DCR as RFC 4653 specifies it (TCP-NCR): the duplicate-ACK threshold
+//! TCP-NCR as RFC 4653 specifies it: the duplicate-ACK threshold
 //! becomes about a congestion window of data having left the network, so
 //! both the retransmission and the congestion response are delayed by
 //! roughly one RTT, and Extended Limited Transmit keeps new data flowing
 //! meanwhile. The window reduction itself comes from the flow's congestion
-//! control (`cc`), so DCR composes with any of them, as the high-speed paper
-//! needs (HighSpeed-DCR, BIC-DCR, ...).
+//! control (`cc`). Because the threshold counts segments, NCR's delay shrinks
+//! with the window (it is never below three duplicates): TCP-DCR
+//! (`reorder.rs`) waits one RTT of time instead.
 
 use super::Sender;
 
@@ -60,7 +61,12 @@ impl Sender {
         let flight = self.sb.packets_out();
         let in_loss_recovery = self.in_recovery || self.after_rto;
         let Some(n) = self.ncr.as_mut() else { return };
-        if advanced && !has_sack {
+        // RFC 4653 Section 3.1 arms Extended Limited Transmit with an ACK
+        // that advances the cumulative ACK and carries no SACK information.
+        // Under persistent reordering every ACK carries SACK information, so
+        // after its first loss recovery a literal NCR would never engage
+        // again; any advancing ACK outside loss recovery re-arms it here.
+        if advanced && (!has_sack || !in_loss_recovery) {
             n.armed = true;
         }
         if in_loss_recovery {

@@ -1,7 +1,8 @@
 //! Reordering defences that keep the duplicate-ACK clock: DSACK detection of
 //! spurious fast retransmits (RFC 2883 Section 5, RFC 3708), Blanton and
-//! Allman's dupthresh adaptations with the undo of the window cut, and
-//! time-delayed fast recovery (TD-FR).
+//! Allman's dupthresh adaptations with the undo of the window cut,
+//! time-delayed fast recovery (TD-FR), and TCP-DCR's delayed congestion
+//! response (one RTT after the duplicate-ACK trigger).
 //!
 //! A recovery *episode* remembers the segments it retransmitted; when DSACKs
 //! have reported every one of them as duplicated, the episode was spurious
@@ -64,6 +65,13 @@ pub struct Reorder {
     pub undo: bool,
     /// Time-delayed fast recovery.
     pub td_fr: bool,
+    /// TCP-DCR: retransmit and cut one RTT after the dupthresh trigger
+    /// (Bhandarkar et al.; TCP-PR Section II; the high-speed paper Section II).
+    pub dcr: bool,
+    /// TCP-DCR: when the trigger came, and the flight then (FlightSizePrev:
+    /// the cut is taken from it, not from the flight grown meanwhile, as
+    /// RFC 4653 Section 3.4 does).
+    dcr_trigger: Option<(Time, u32)>,
     /// The adapted dupthresh (fractional for the EWMA).
     pub dupthresh: f64,
     /// The configured dupthresh, restored on a timeout.
@@ -84,6 +92,8 @@ impl Reorder {
             policy: DupthreshPolicy::Fixed,
             undo: false,
             td_fr: false,
+            dcr: false,
+            dcr_trigger: None,
             dupthresh: dupthresh as f64,
             base: dupthresh as f64,
             episode: None,
@@ -155,6 +165,7 @@ impl Sender {
         self.reorder.first_dupack = None;
         self.reorder.thresh_dupack = None;
         self.reorder.td_deadline = None;
+        self.reorder.dcr_trigger = None;
     }
 
     /// A DSACK for `[lo, hi)` (segments): when every retransmission of the
@@ -199,6 +210,36 @@ impl Sender {
         self.reorder.td_deadline = None;
         self.reorder.first_dupack = None;
         self.reorder.thresh_dupack = None;
+        self.reorder.dcr_trigger = None;
+    }
+
+    /// Whether a delayed response (TD-FR or DCR) lets loss recovery start
+    /// now; otherwise the wait's deadline is armed.
+    pub(super) fn delayed_response_allows(&mut self, now: Time) -> bool {
+        if self.reorder.td_fr {
+            return self.td_fr_allows(now);
+        }
+        if !self.reorder.dcr {
+            return true;
+        }
+        let flight = self.sb.packets_out();
+        let (t, _) = *self.reorder.dcr_trigger.get_or_insert((now, flight));
+        let rtt = self.rtt.srtt.unwrap_or(Time::from_secs(1));
+        if now >= t + rtt {
+            self.reorder.td_deadline = None;
+            true
+        } else {
+            self.reorder.td_deadline = Some(t + rtt);
+            false
+        }
+    }
+
+    /// FlightSize for the cut: DCR's flight at the trigger, else `flight`.
+    pub(super) fn dcr_flight_for_cut(&mut self, flight: u32) -> u32 {
+        match self.reorder.dcr_trigger.take() {
+            Some((_, f)) if self.reorder.dcr => f,
+            _ => flight,
+        }
     }
 
     /// Records duplicate-ACK arrival times for TD-FR.

@@ -1,6 +1,6 @@
 //! Fake-clock tests of the reordering defences: DSACK detection (dsack-nm),
-//! Blanton-Allman dupthresh adaptation with undo, TD-FR, and TCP-DCR
-//! (RFC 4653).
+//! Blanton-Allman dupthresh adaptation with undo, TD-FR, TCP-DCR, and
+//! TCP-NCR (RFC 4653).
 
 use super::*;
 use crate::segment::SackBlock;
@@ -187,8 +187,8 @@ fn td_fr_does_nothing_when_the_hole_fills_before_the_wait_ends() {
 }
 
 #[test]
-fn dcr_dupthresh_is_half_the_flight_and_extended_limited_transmit_keeps_sending() {
-    let (mut s, _) = sender("tcp-dcr", 20);
+fn ncr_dupthresh_is_half_the_flight_and_extended_limited_transmit_keeps_sending() {
+    let (mut s, _) = sender("tcp-ncr", 20);
     // First SACK: enter Extended Limited Transmit with FlightSizePrev = 20.
     let out = ack(&mut s, 100, 0, &[(1, 2)], None);
     let n = s.ncr.as_ref().unwrap();
@@ -214,8 +214,8 @@ fn dcr_dupthresh_is_half_the_flight_and_extended_limited_transmit_keeps_sending(
 }
 
 #[test]
-fn dcr_loss_recovery_cuts_from_the_flight_before_extended_limited_transmit() {
-    let (mut s, _) = sender("tcp-dcr", 20);
+fn ncr_loss_recovery_cuts_from_the_flight_before_extended_limited_transmit() {
+    let (mut s, _) = sender("tcp-ncr", 20);
     let mut k = 1;
     while !s.in_recovery && k < 40 {
         ack(&mut s, 100 + k, 0, &[(1, 1 + k)], None);
@@ -234,8 +234,8 @@ fn dcr_loss_recovery_cuts_from_the_flight_before_extended_limited_transmit() {
 }
 
 #[test]
-fn dcr_reordering_ends_extended_limited_transmit_without_a_cut() {
-    let (mut s, _) = sender("tcp-dcr", 20);
+fn ncr_reordering_ends_extended_limited_transmit_without_a_cut() {
+    let (mut s, _) = sender("tcp-ncr", 20);
     for k in 1..=6 {
         ack(&mut s, 100 + k, 0, &[(1, 1 + k)], None);
     }
@@ -249,8 +249,8 @@ fn dcr_reordering_ends_extended_limited_transmit_without_a_cut() {
 }
 
 #[test]
-fn dcr_careful_sends_one_segment_per_two_that_left() {
-    let v = variant::find("tcp-dcr").unwrap();
+fn ncr_careful_sends_one_segment_per_two_that_left() {
+    let v = variant::find("tcp-ncr").unwrap();
     let cfg = SenderConfig {
         mss: MSS as u32,
         initial_window: 20,
@@ -266,4 +266,52 @@ fn dcr_careful_sends_one_segment_per_two_that_left() {
         sent += ack(&mut s, 100 + k, 0, &[(1, 1 + k)], None).len();
     }
     assert_eq!(sent, 4, "Careful Limited Transmit halves the sending rate");
+}
+
+#[test]
+fn dcr_waits_one_rtt_after_the_trigger_then_cuts_from_the_flight_at_the_trigger() {
+    let (mut s, _) = sender("tcp-dcr", 10);
+    ack(&mut s, 100, 1, &[], None); // srtt 100 ms, cwnd 11: segments 1..12 out
+    ack(&mut s, 110, 1, &[(2, 3)], None);
+    ack(&mut s, 111, 1, &[(2, 4)], None);
+    let flight = s.sb.packets_out(); // FlightSize when the third duplicate arrives
+    let out = ack(&mut s, 112, 1, &[(2, 5)], None);
+    assert!(!s.in_recovery, "the response waits: {out:?}");
+    assert!(
+        out.iter().all(|(_, k)| *k == TxKind::New),
+        "new data keeps flowing meanwhile"
+    );
+    assert_eq!(
+        s.next_wakeup(),
+        Some(Time::from_millis(212)),
+        "one RTT after the trigger"
+    );
+    // More SACKs arrive; the flight grows with new data.
+    for k in 5..9 {
+        ack(&mut s, 150 + k, 1, &[(2, k + 1)], None);
+    }
+    let mut out = Vec::new();
+    s.on_timer(Time::from_millis(212), &mut out);
+    assert!(s.in_recovery);
+    assert_eq!(segs(&out).first(), Some(&(1, TxKind::FastRetransmit)));
+    assert_eq!(
+        s.ssthresh,
+        flight as f64 / 2.0,
+        "cut from the flight at the trigger, not the grown one"
+    );
+}
+
+#[test]
+fn dcr_reordering_shorter_than_an_rtt_never_cuts() {
+    let (mut s, _) = sender("tcp-dcr", 10);
+    ack(&mut s, 100, 1, &[], None);
+    for k in 2..8 {
+        ack(&mut s, 100 + k, 1, &[(2, k + 1)], None);
+    }
+    let nxt = s.sb.nxt();
+    ack(&mut s, 180, nxt, &[], None); // the late segment arrives within the RTT
+    let mut out = Vec::new();
+    s.on_timer(Time::from_millis(212), &mut out);
+    assert_eq!(s.stats.fast_retransmits, 0);
+    assert!(s.ssthresh.is_infinite());
 }
