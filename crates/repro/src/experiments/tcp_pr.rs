@@ -403,7 +403,8 @@ fn fairness_base(
     b: &str,
     web: bool,
 ) -> String {
-    let one_way = rtt_ms as f64 / 4.0;
+    // Round trip = 2 * (access + bottleneck + access): 1 ms access links.
+    let bottleneck_ms = rtt_ms as f64 / 2.0 - 2.0;
     let red = if aqm == "red" {
         let min_th = (queue as f64 / 12.0).max(2.0).round();
         format!("red = {{ min_th = {min_th}, max_th = {}, max_p = 0.1, weight = 0.002, gentle = true }}\n", (3.0 * min_th).min(queue as f64))
@@ -417,8 +418,8 @@ fn fairness_base(
     };
     format!(
         r#"# TCP-PR Section V: equal numbers of {a} and {b} bulk flows on a
-# {rate} dumbbell, {rtt_ms} ms round-trip propagation delay ({one_way} ms on
-# each of the bottleneck and the two access links one way), a {queue}-packet
+# {rate} dumbbell, {rtt_ms} ms round-trip propagation delay ({bottleneck_ms} ms
+# one way on the bottleneck, 1 ms on each access link), a {queue}-packet
 # {aqm} queue. Normalized throughput over the last 60 s.
 name = "pr-fairness"
 duration = "120s"
@@ -430,12 +431,12 @@ kind = "dumbbell"
 pairs = 1
 [topology.bottleneck]
 rate = "{rate}"
-delay = "{one_way}ms"
+delay = "{bottleneck_ms}ms"
 queue = {queue}
 aqm = "{aqm}"
 {red}[topology.access]
 rate = "1Gbps"
-delay = "{one_way}ms"
+delay = "1ms"
 queue = 10000
 [[flows]]
 variant = "{a}"
@@ -517,6 +518,7 @@ fn fairness(
             "Flow counts, run length (120 s, the last 60 s measured), access links and RED parameters (min_th = queue/12, at least 2, max_th = 3 min_th, max_p 0.1, w_q 0.002, gentle) are ours: the paper does not state them.",
             "The normalized throughput uses delivered data (goodput); the paper's x_i is 'the total data sent', which would also count retransmissions.",
             "TCP-PR is the extreme-loss version (Table III), SACK the RFC 6675 sender; all flows share one sender node and one receiver node, as in the paper.",
+            "Web background (Fig. 9): the paper's parameters (5 pairs x 10 sessions, 1 s think time, Pareto 40 KB objects) offer far more than the 'around 10% of the total traffic' the paper reports; the model is closed-loop (a session thinks after its page arrives), as ns-2's default, and is not scaled down to match.",
             "Agreement is judged as both protocols' means within 15% of 1.",
         ],
     }
@@ -940,9 +942,11 @@ count = 8
 /// network.
 fn worst_case() -> Experiment {
     let base = r#"# TCP-PR Section IV-A / Fig. 1: a sender and a receiver joined by a short
-# path (2 links of 5 ms: RTT_min = 20 ms) and a long path (3 links of 12 ms:
-# RTT_max = 72 ms > beta * RTT_min = 60 ms); each packet (and ACK) takes the
-# long path with probability e^-eps / (1 + e^-eps) (one extra hop).
+# path (2 links of 5 ms, a 5-packet queue: RTT_min = 20-26 ms) and a long
+# path (3 links of 30 ms: a packet or an ACK on it makes the RTT 100 ms >
+# beta * RTT_min = 60-78 ms);
+# each packet and each ACK takes the long path with probability
+# e^-eps / (1 + e^-eps) (one extra hop).
 name = "pr-worst-case"
 duration = "600s"
 seed = 1
@@ -958,7 +962,7 @@ a = "S"
 b = "A"
 rate = "10Mbps"
 delay = "5ms"
-queue = 1000
+queue = 5
 [[topology.links]]
 name = "short-2"
 a = "A"
@@ -971,21 +975,21 @@ name = "long-1"
 a = "S"
 b = "B1"
 rate = "10Mbps"
-delay = "12ms"
+delay = "30ms"
 queue = 1000
 [[topology.links]]
 name = "long-2"
 a = "B1"
 b = "B2"
 rate = "10Mbps"
-delay = "12ms"
+delay = "30ms"
 queue = 1000
 [[topology.links]]
 name = "long-3"
 a = "B2"
 b = "D"
 rate = "10Mbps"
-delay = "12ms"
+delay = "30ms"
 queue = 1000
 [[topology.multipath]]
 src = "S"
@@ -993,7 +997,6 @@ dst = "D"
 epsilon = 6.9
 [[flows]]
 variant = "tcp-pr"
-rwnd = "60KB"
 params = { alpha = 0.99, beta = 3.0 }
 "#;
     Experiment {
@@ -1006,8 +1009,8 @@ params = { alpha = 0.99, beta = 3.0 }
         x: XAxis {
             key: "topology.multipath.0.epsilon".into(),
             label: "epsilon (long-path probability e^-eps / (1 + e^-eps))".into(),
-            full: strs(&["3", "4", "5", "6", "7", "8"]),
-            quick: strs(&["4", "6"]),
+            full: strs(&["6", "7", "8", "9", "10"]),
+            quick: strs(&["8", "10"]),
             position: ident,
         },
         seeds: (5, 1),
@@ -1024,7 +1027,8 @@ params = { alpha = 0.99, beta = 3.0 }
         }],
         notes: vec![
             "alpha = 0.99 (K = 109 RTTs) instead of the paper's 0.999 (K = 1098 RTTs) keeps the runs short; the bound scales with K.",
-            "The receiver window (60 KB, below the short path's bandwidth-delay product plus queue) keeps the flow from filling queues, so RTTs stay at the propagation delays the analysis assumes.",
+            "A 5-packet queue on the short path keeps RTT_min within 20-26 ms while the flow is limited by the network, not by the receiver: TCP-PR's cwnd keeps growing on every ACK when it is receiver-window limited, and srtt's decay per RTT (alpha^(ACKs per RTT / cwnd)) then stalls, which would hide the effect.",
+            "Long-path packets must be rarer than one per K RTTs for every one of them to cause a spurious timeout: at about 20 packets per RTT that needs epsilon above about 7.7; below, srtt never decays far enough and there are few or none.",
             "Spurious drop detections are counted by the ground truth (the original was not lost).",
         ],
     }
