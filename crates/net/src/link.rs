@@ -2,10 +2,13 @@
 //! serializes one packet at a time at the link rate, the impairments, and
 //! the propagation pipe.
 //!
-//! A link holds at most two pending events (its transmitter finishing and the
-//! head of its pipe arriving), however many packets wait or fly: packets in
-//! the pipe leave in FIFO order, so only the head needs an event. This keeps
-//! the global event heap the size of the topology, not of the traffic.
+//! A link holds at most two pending events (the next queued packet's
+//! transmission start and the head of its pipe arriving), however many
+//! packets wait or fly: packets in the pipe leave in FIFO order, so only the
+//! head needs an event. This keeps the global event heap the size of the
+//! topology, not of the traffic. A packet that finds the transmitter idle is
+//! serialized at once: its completion time is computed, not scheduled, so an
+//! uncongested hop costs one event per packet (its arrival), not two.
 
 use crate::impair::Impairment;
 use crate::packet::{LinkId, NodeId, PacketId};
@@ -62,8 +65,10 @@ pub struct Link {
     pub rate_bps: u64,
     pub delay: Time,
     pub queue: Queue,
-    /// Packet being serialized and when it started.
-    pub(crate) tx: Option<(PacketId, u32, Time)>,
+    /// When the transmitter finishes the packet it is serializing.
+    pub(crate) busy_until: Time,
+    /// A `TxDone` event is pending to start the head of the queue.
+    pub(crate) start_scheduled: bool,
     /// Packets propagating, with their arrival times, in FIFO order.
     pub(crate) pipe: VecDeque<(Time, PacketId)>,
     pub impairments: Vec<Impairment>,
@@ -73,6 +78,9 @@ pub struct Link {
     pub(crate) ptc: f64,
     /// Active suspensions (delay spikes): no transmission starts while > 0.
     pub paused: u32,
+    /// Serialization times of the last two packet sizes (data and ACK sizes
+    /// repeat): (size, rate, time), to spare a 128-bit division per packet.
+    tx_cache: [(u32, u64, Time); 2],
 }
 
 impl Link {
@@ -96,23 +104,40 @@ impl Link {
             rate_bps: p.rate_bps,
             delay: p.delay,
             queue: Queue::new(p.queue, aqm),
-            tx: None,
+            busy_until: Time::ZERO,
+            start_scheduled: false,
             pipe: VecDeque::new(),
             impairments: Vec::new(),
             rng,
             stats: LinkStats::default(),
             ptc: p.rate_bps as f64 / (8.0 * 1500.0),
             paused: 0,
+            tx_cache: [(0, 0, Time::ZERO); 2],
         }
+    }
+
+    /// Time to serialize `size` bytes at the current rate.
+    #[inline]
+    pub(crate) fn tx_time(&mut self, size: u32) -> Time {
+        let rate = self.rate_bps;
+        for &(s, r, t) in &self.tx_cache {
+            if s == size && r == rate {
+                return t;
+            }
+        }
+        let t = Time::transmission(size as u64, rate);
+        self.tx_cache[1] = self.tx_cache[0];
+        self.tx_cache[0] = (size, rate, t);
+        t
     }
 
     /// Whether the transmitter is busy.
     pub fn busy(&self) -> bool {
-        self.tx.is_some()
+        self.start_scheduled || !self.queue.is_empty()
     }
 
     /// Packets queued, propagating, or being sent.
     pub fn occupancy(&self) -> usize {
-        self.queue.len() + self.pipe.len() + self.tx.is_some() as usize
+        self.queue.len() + self.pipe.len()
     }
 }

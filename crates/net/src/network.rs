@@ -283,13 +283,14 @@ impl<P: Copy + Default> Network<P> {
         };
         let size = self.pool.get(id).size;
         let link = &mut self.links[lid.0 as usize];
-        if link.tx.is_none() && link.queue.is_empty() && link.paused == 0 {
-            let done = now + reorderlab_sim::Time::transmission(size as u64, link.rate_bps);
-            link.tx = Some((id, size, now));
-            q.schedule(done, NetEvent::TxDone(lid).into());
+        if link.queue.is_empty() && link.paused == 0 && now >= link.busy_until {
+            self.transmit(q, now, lid, id, size);
         } else if !link.queue.offer(now, id, size, link.ptc, &mut link.rng) {
             link.stats.queue_drops += 1;
             self.out.push(NetOutput::Dropped(id, lid, DropCause::Queue));
+        } else if !link.start_scheduled && link.paused == 0 {
+            link.start_scheduled = true;
+            q.schedule(link.busy_until.max(now), NetEvent::TxDone(lid).into());
         }
     }
 
@@ -377,30 +378,56 @@ impl<P: Copy + Default> Network<P> {
         }
     }
 
-    /// Starts transmitting the head of the queue if the transmitter is idle.
+    /// Starts transmitting the head of the queue if the transmitter is idle,
+    /// or schedules the start for when it will be.
     fn start_next<E: From<NetEvent>>(&mut self, q: &mut EventQueue<E>, now: Time, lid: LinkId) {
         let link = &mut self.links[lid.0 as usize];
-        if link.tx.is_some() || link.paused > 0 {
+        if link.paused > 0 || link.start_scheduled || link.queue.is_empty() {
+            return;
+        }
+        if now < link.busy_until {
+            link.start_scheduled = true;
+            q.schedule(link.busy_until, NetEvent::TxDone(lid).into());
             return;
         }
         if let Some((next, nsize)) = link.queue.pop(now) {
-            let done = now + reorderlab_sim::Time::transmission(nsize as u64, link.rate_bps);
-            link.tx = Some((next, nsize, now));
-            q.schedule(done, NetEvent::TxDone(lid).into());
+            self.transmit(q, now, lid, next, nsize);
+            let link = &mut self.links[lid.0 as usize];
+            if !link.queue.is_empty() && link.paused == 0 {
+                link.start_scheduled = true;
+                q.schedule(link.busy_until, NetEvent::TxDone(lid).into());
+            }
         }
     }
 
+    /// The transmitter was busy until now: start the head of the queue.
     fn tx_done<E: From<NetEvent>>(&mut self, q: &mut EventQueue<E>, now: Time, lid: LinkId) {
+        self.links[lid.0 as usize].start_scheduled = false;
+        self.start_next(q, now, lid);
+    }
+
+    /// Serializes a packet starting now. Its completion time is known, so the
+    /// impairments judge it and it enters the pipe right away, timed as if at
+    /// the end of its serialization.
+    #[inline]
+    fn transmit<E: From<NetEvent>>(
+        &mut self,
+        q: &mut EventQueue<E>,
+        now: Time,
+        lid: LinkId,
+        id: PacketId,
+        size: u32,
+    ) {
         let link = &mut self.links[lid.0 as usize];
-        let Some((id, size, started)) = link.tx.take() else {
-            return;
-        };
+        let tx = link.tx_time(size);
+        let done = now + tx;
+        link.busy_until = done;
         link.stats.packets += 1;
         link.stats.bytes += size as u64;
-        link.stats.busy += now - started;
+        link.stats.busy += tx;
         let mut verdict = Verdict::Pass;
         for imp in link.impairments.iter_mut() {
-            match imp.apply(now) {
+            match imp.apply(done) {
                 Verdict::Pass => {}
                 Verdict::Drop => {
                     verdict = Verdict::Drop;
@@ -416,7 +443,7 @@ impl<P: Copy + Default> Network<P> {
         }
         match verdict {
             Verdict::Pass => {
-                let at = now + link.delay;
+                let at = done + link.delay;
                 if link.pipe.is_empty() {
                     q.schedule(at, NetEvent::Arrive(lid).into());
                 }
@@ -429,12 +456,11 @@ impl<P: Copy + Default> Network<P> {
             }
             Verdict::Delay(extra) => {
                 q.schedule(
-                    now + link.delay + extra,
+                    done + link.delay + extra,
                     NetEvent::DelayedArrive(lid, id).into(),
                 );
             }
         }
-        self.start_next(q, now, lid);
     }
 }
 

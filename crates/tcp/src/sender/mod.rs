@@ -562,9 +562,19 @@ impl Sender {
         }
         if self.rtt.backoff == 0 {
             // ssthresh is reduced once per timeout series, not per back-off.
-            self.ssthresh = self
+            let eq4 = self
                 .cc
                 .ssthresh_after_loss(now, self.cwnd, self.sb.packets_out());
+            // A timeout that interrupts fast recovery answers the congestion
+            // event recovery already answered: FlightSize then counts all the
+            // data SACKed meanwhile, and eq. 4 would raise ssthresh above
+            // the value recovery set. RFC 5681 asks for "no more than" eq. 4,
+            // so keep the smaller one (as Linux does).
+            self.ssthresh = if self.in_recovery {
+                eq4.min(self.ssthresh)
+            } else {
+                eq4
+            };
         }
         self.cwnd = 1.0;
         self.in_recovery = false;

@@ -411,3 +411,31 @@ fn new_recovery_does_not_resend_a_retransmission_already_in_flight() {
     );
     assert_eq!(t.s.sb.get(10).unwrap().tx_count, 2);
 }
+
+#[test]
+fn a_timeout_during_fast_recovery_does_not_raise_ssthresh() {
+    // RFC 5681 eq. 4 with FlightSize inflated by SACKed data would raise it.
+    let (mut t, _) = h(RecoveryAlgo::Sack, true, 10);
+    t.at(10).ack(0, &[(1, 4)]);
+    assert!(t.s.in_recovery);
+    let after_fr = t.s.ssthresh;
+    // Lots of new data SACKed while the retransmission of 0 is lost.
+    for k in 0..30 {
+        let nxt = t.s.sb.nxt();
+        t.at(20 + k).ack(0, &[(1, nxt)]);
+    }
+    assert!(
+        t.s.sb.packets_out() as f64 / 2.0 > after_fr,
+        "FlightSize grew"
+    );
+    let d = t.s.next_wakeup().unwrap();
+    t.now = d;
+    t.timer();
+    assert_eq!(t.s.stats.timeouts, 1);
+    assert!(
+        t.s.ssthresh <= after_fr,
+        "ssthresh {} must not exceed recovery's {}",
+        t.s.ssthresh,
+        after_fr
+    );
+}
