@@ -47,6 +47,8 @@ pub enum Verdict {
     Disagrees,
     /// Not enough data (e.g. quick mode lacks the points the claim needs).
     Inconclusive,
+    /// The paper shows the figure without a claim to check.
+    Informational,
 }
 
 impl Verdict {
@@ -55,6 +57,7 @@ impl Verdict {
             Verdict::Agrees => "agrees",
             Verdict::Disagrees => "DISAGREES",
             Verdict::Inconclusive => "inconclusive",
+            Verdict::Informational => "for comparison (no claim)",
         }
     }
 }
@@ -448,6 +451,7 @@ pub fn section(e: &Experiment, r: &Results, opts: &RunOptions) -> String {
         }
     );
     let _ = writeln!(s, "Command: `reorderlab reproduce {}{}`; figure `{}.png` / `{}.svg`, every run in `runs.csv`.\n", e.id, if opts.quick { " --quick" } else { "" }, e.id, e.id);
+    let _ = writeln!(s, "![{}]({}.png)\n", e.id, e.id);
     if e.x_measured.is_none() {
         let _ = writeln!(
             s,
@@ -532,7 +536,9 @@ pub fn reproduce_all(
         if opts.quick { " --quick" } else { "" }
     );
     for e in es {
-        md.push_str(&reproduce(e, out, opts)?);
+        // Figures sit in each experiment's folder next to this file.
+        let section = reproduce(e, out, opts)?;
+        md.push_str(&section.replace(&format!("]({}.png)", e.id), &format!("]({}/{}.png)", e.id, e.id)));
     }
     let path = out.join("reproduction.md");
     std::fs::write(&path, md).map_err(io(&path))?;

@@ -450,6 +450,11 @@ pair = 0
     )
 }
 
+fn reno_sack_share(r: &Results) -> (String, Verdict) {
+    let (m, _) = both_near_one(r);
+    (m, Verdict::Informational)
+}
+
 fn both_near_one(r: &Results) -> (String, Verdict) {
     let curves = r.curves();
     let mut parts = Vec::new();
@@ -791,6 +796,12 @@ pub fn experiments() -> Vec<Experiment> {
         pr_sack,
         true,
     ));
+    for e in v.iter_mut().filter(|e| e.variant_curves.first() == Some(&"reno")) {
+        e.claims = vec![Claim {
+            paper: "Figs. 6 and 8 show TCP-Reno against TCP-SACK \"for comparison purposes\" (tcp-pr.txt:229): how unequally two standard TCPs share the link",
+            check: reno_sack_share,
+        }];
+    }
     for (id, title, source, aqm) in [
         (
             "pr-fig10-left",
