@@ -436,9 +436,18 @@ impl ReorderMeter {
     /// evaluated as if the stream ended now (Step 2 run until the window is
     /// empty), without disturbing the meter.
     pub fn density(&self) -> Vec<(i64, u64)> {
-        let fd = self.rd.finished().fd;
+        let f = self.rd.finished();
         let dt = self.rd.dt as i64;
-        (-dt..=dt).zip(fd).collect()
+        (-dt..=dt)
+            .map(|d| {
+                let v = if d >= 0 {
+                    f.fd_late.get(d as usize)
+                } else {
+                    f.fd_early.get((-d - 1) as usize)
+                };
+                (d, v.copied().unwrap_or(0))
+            })
+            .collect()
     }
 
     /// RFC 5236 Section 3.6 Reorder Density RD\[D\] = FD\[D\] / N', N' the
@@ -506,8 +515,11 @@ struct Density {
     window: VecDeque<u64>,
     /// Numbers >= RI in window or buffer; holds RI itself.
     ahead: AheadSet,
-    /// FD\[D\] at index D + DT.
-    fd: Vec<u64>,
+    /// FD\[D\] for D >= 0 at index D, and for D < 0 at index -D - 1 of
+    /// `fd_early`; both grow only as far as the displacements seen, so a
+    /// large DT costs no memory until packets are displaced that far.
+    fd_late: Vec<u64>,
+    fd_early: Vec<u64>,
     /// N'.
     counted: u64,
     discarded: u64,
@@ -524,7 +536,8 @@ impl Density {
             dt,
             window: VecDeque::new(),
             ahead: AheadSet::new(dt),
-            fd: vec![0; 2 * dt as usize + 1],
+            fd_late: Vec::new(),
+            fd_early: Vec::new(),
             counted: 0,
             discarded: 0,
             duplicates: 0,
@@ -575,7 +588,15 @@ impl Density {
         };
         let d = i128::from(ri) - i128::from(s);
         if d.unsigned_abs() <= u128::from(self.dt) {
-            self.fd[(d + i128::from(self.dt)) as usize] += 1;
+            let (v, i) = if d >= 0 {
+                (&mut self.fd_late, d as usize)
+            } else {
+                (&mut self.fd_early, (-d - 1) as usize)
+            };
+            if v.len() <= i {
+                v.resize(i + 1, 0);
+            }
+            v[i] += 1;
             self.counted += 1;
             #[cfg(test)]
             self.trace.push((s, Some(ri)));

@@ -102,7 +102,7 @@ impl NetworkBuilder {
             })
             .collect();
         let n = self.nodes.len();
-        let next_hop = shortest_path_routes(n, &self.nodes, &links);
+        let next_hop = shortest_path_routes(n, &self.nodes, &links, DENSE_ROUTES_MAX);
         Network {
             pool: Pool::new(),
             links,
@@ -118,40 +118,147 @@ impl NetworkBuilder {
 
 /// Next hop by fewest hops, ties broken by lower total propagation delay,
 /// then by lower link id, so routes are deterministic.
-fn shortest_path_routes(n: usize, nodes: &[Node], links: &[Link]) -> Vec<u32> {
-    let mut next_hop = vec![u32::MAX; n * n];
-    // For each destination, a Bellman-Ford-like relaxation on (hops, delay)
-    // over reversed edges; topologies are small, so O(V * E) per destination
-    // is fine and simple.
-    for dst in 0..n {
-        let mut cost: Vec<(u32, u64)> = vec![(u32::MAX, u64::MAX); n];
-        cost[dst] = (0, 0);
-        for _ in 0..n {
-            let mut changed = false;
-            for (u, node) in nodes.iter().enumerate() {
-                if u == dst {
+fn next_hops_to(
+    dst: usize,
+    nodes: &[Node],
+    links: &[Link],
+    cost: &mut [(u32, u64)],
+    hop: &mut [u32],
+) {
+    // A Bellman-Ford-like relaxation on (hops, delay) towards `dst`; it
+    // converges in about the network's diameter of passes.
+    let n = nodes.len();
+    cost.fill((u32::MAX, u64::MAX));
+    hop.fill(u32::MAX);
+    cost[dst] = (0, 0);
+    for _ in 0..n {
+        let mut changed = false;
+        for (u, node) in nodes.iter().enumerate() {
+            if u == dst {
+                continue;
+            }
+            for &l in &node.out {
+                let link = &links[l.0 as usize];
+                let v = link.to.0 as usize;
+                if cost[v].0 == u32::MAX {
                     continue;
                 }
-                for &l in &node.out {
-                    let link = &links[l.0 as usize];
-                    let v = link.to.0 as usize;
-                    if cost[v].0 == u32::MAX {
-                        continue;
-                    }
-                    let c = (cost[v].0 + 1, cost[v].1 + link.delay.0);
-                    if c < cost[u] {
-                        cost[u] = c;
-                        next_hop[u * n + dst] = l.0;
-                        changed = true;
-                    }
+                let c = (cost[v].0 + 1, cost[v].1 + link.delay.0);
+                if c < cost[u] {
+                    cost[u] = c;
+                    hop[u] = l.0;
+                    changed = true;
                 }
             }
-            if !changed {
-                break;
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// Static routes. Small networks keep a full table (one lookup per hop).
+/// Large ones are stored compactly: each node has a default next hop (its
+/// most common one) and a sorted list of the destinations routed otherwise;
+/// a host behind one access link has no exceptions at all, so a dumbbell of
+/// N pairs needs O(N) entries instead of the O(N^2) of a full table (16 MB
+/// for 1000 pairs).
+#[derive(Clone, Debug)]
+pub(crate) enum Routes {
+    Dense {
+        n: usize,
+        hop: Vec<u32>,
+    },
+    Compact {
+        default: Vec<u32>,
+        exceptions: Vec<Vec<(u32, u32)>>,
+    },
+}
+
+/// Largest full table kept (entries): 4 MiB of next hops.
+const DENSE_ROUTES_MAX: usize = 1 << 20;
+
+impl Routes {
+    #[inline]
+    fn get(&self, from: usize, to: usize) -> u32 {
+        match self {
+            Routes::Dense { n, hop } => hop[from * n + to],
+            Routes::Compact {
+                default,
+                exceptions,
+            } => {
+                let ex = &exceptions[from];
+                if !ex.is_empty() {
+                    if let Ok(i) = ex.binary_search_by_key(&(to as u32), |e| e.0) {
+                        return ex[i].1;
+                    }
+                }
+                default[from]
             }
         }
     }
-    next_hop
+}
+
+/// Next hop by fewest hops, ties broken by lower total propagation delay,
+/// then by lower link id, so routes are deterministic.
+fn shortest_path_routes(n: usize, nodes: &[Node], links: &[Link], dense_max: usize) -> Routes {
+    let mut cost = vec![(u32::MAX, u64::MAX); n];
+    let mut hop = vec![u32::MAX; n];
+    if n * n <= dense_max {
+        let mut table = vec![u32::MAX; n * n];
+        for dst in 0..n {
+            next_hops_to(dst, nodes, links, &mut cost, &mut hop);
+            for u in 0..n {
+                table[u * n + dst] = hop[u];
+            }
+        }
+        return Routes::Dense { n, hop: table };
+    }
+    // Pass 1: how often each out-link (and "unreachable") is a node's next hop.
+    let mut pos = vec![0u32; links.len()];
+    for node in nodes {
+        for (i, l) in node.out.iter().enumerate() {
+            pos[l.0 as usize] = i as u32;
+        }
+    }
+    let mut counts: Vec<Vec<u32>> = nodes.iter().map(|nd| vec![0; nd.out.len() + 1]).collect();
+    for dst in 0..n {
+        next_hops_to(dst, nodes, links, &mut cost, &mut hop);
+        for u in 0..n {
+            let k = if hop[u] == u32::MAX {
+                nodes[u].out.len()
+            } else {
+                pos[hop[u] as usize] as usize
+            };
+            counts[u][k] += 1;
+        }
+    }
+    let default: Vec<u32> = (0..n)
+        .map(|u| {
+            let c = &counts[u];
+            let best = (0..c.len())
+                .max_by_key(|&k| (c[k], std::cmp::Reverse(k)))
+                .unwrap_or(0);
+            nodes[u].out.get(best).map_or(u32::MAX, |l| l.0)
+        })
+        .collect();
+    // Pass 2: the exceptions, in destination order (sorted).
+    let mut exceptions: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+    for dst in 0..n {
+        next_hops_to(dst, nodes, links, &mut cost, &mut hop);
+        for u in 0..n {
+            if hop[u] != default[u] {
+                exceptions[u].push((dst as u32, hop[u]));
+            }
+        }
+    }
+    for e in &mut exceptions {
+        e.shrink_to_fit();
+    }
+    Routes::Compact {
+        default,
+        exceptions,
+    }
 }
 
 /// The network with its packets.
@@ -159,8 +266,8 @@ pub struct Network<P> {
     pub pool: Pool<P>,
     pub links: Vec<Link>,
     pub nodes: Vec<Node>,
-    /// next_hop[from * n + to]: the link to take, u32::MAX if unreachable.
-    next_hop: Vec<u32>,
+    /// Static next hops (u32::MAX: unreachable).
+    next_hop: Routes,
     out: Vec<NetOutput>,
     /// Timed impairments, addressed by `NetEvent::Timed(index)`.
     pub timed: Vec<Timed>,
@@ -174,7 +281,7 @@ impl<P: Copy + Default> Network<P> {
     /// The link a packet at `from` takes towards `to`.
     #[inline]
     pub fn route(&self, from: NodeId, to: NodeId) -> Option<LinkId> {
-        let l = self.next_hop[from.0 as usize * self.nodes.len() + to.0 as usize];
+        let l = self.next_hop.get(from.0 as usize, to.0 as usize);
         (l != u32::MAX).then_some(LinkId(l))
     }
 
@@ -567,5 +674,48 @@ mod tests {
         b.duplex("yc", y, c, p(1_000_000, 1, 10));
         let net: Network<u32> = b.build(1);
         assert_eq!(net.route(a, c), Some(ay));
+    }
+}
+
+#[cfg(test)]
+mod route_tests {
+    use super::*;
+    use crate::link::AqmSpec;
+
+    /// The compact table gives the same next hops as the full one.
+    #[test]
+    fn compact_routes_match_the_full_table() {
+        let p = LinkParams {
+            rate_bps: 1_000_000,
+            delay: Time::from_millis(1),
+            queue: 10,
+            aqm: AqmSpec::DropTail,
+        };
+        let mut b = NetworkBuilder::new();
+        let r1 = b.node("R1");
+        let r2 = b.node("R2");
+        b.duplex("bn", r1, r2, p);
+        for i in 0..40 {
+            let s = b.node(format!("S{i}"));
+            let d = b.node(format!("D{i}"));
+            b.duplex(&format!("a{i}"), s, r1, p);
+            b.duplex(&format!("b{i}"), r2, d, p);
+        }
+        let net: Network<()> = b.build(1);
+        let n = net.nodes.len();
+        let dense = shortest_path_routes(n, &net.nodes, &net.links, usize::MAX);
+        let compact = shortest_path_routes(n, &net.nodes, &net.links, 0);
+        let Routes::Compact { exceptions, .. } = &compact else {
+            panic!("threshold 0 must compact")
+        };
+        assert!(
+            exceptions.iter().map(|e| e.len()).sum::<usize>() < 4 * n,
+            "compact is linear in size here"
+        );
+        for u in 0..n {
+            for d in 0..n {
+                assert_eq!(compact.get(u, d), dense.get(u, d), "route {u} -> {d}");
+            }
+        }
     }
 }

@@ -538,7 +538,10 @@ pub fn reproduce_all(
     for e in es {
         // Figures sit in each experiment's folder next to this file.
         let section = reproduce(e, out, opts)?;
-        md.push_str(&section.replace(&format!("]({}.png)", e.id), &format!("]({}/{}.png)", e.id, e.id)));
+        md.push_str(&section.replace(
+            &format!("]({}.png)", e.id),
+            &format!("]({}/{}.png)", e.id, e.id),
+        ));
     }
     let path = out.join("reproduction.md");
     std::fs::write(&path, md).map_err(io(&path))?;

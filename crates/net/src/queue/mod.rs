@@ -29,7 +29,8 @@ pub struct Queue {
 impl Queue {
     pub fn new(limit: u32, aqm: Aqm) -> Self {
         Queue {
-            fifo: VecDeque::with_capacity(limit.min(4096) as usize),
+            // No preallocation: most queues (access links) never fill.
+            fifo: VecDeque::new(),
             limit,
             aqm,
             bytes: 0,

@@ -796,7 +796,10 @@ pub fn experiments() -> Vec<Experiment> {
         pr_sack,
         true,
     ));
-    for e in v.iter_mut().filter(|e| e.variant_curves.first() == Some(&"reno")) {
+    for e in v
+        .iter_mut()
+        .filter(|e| e.variant_curves.first() == Some(&"reno"))
+    {
         e.claims = vec![Claim {
             paper: "Figs. 6 and 8 show TCP-Reno against TCP-SACK \"for comparison purposes\" (tcp-pr.txt:229): how unequally two standard TCPs share the link",
             check: reno_sack_share,
