@@ -12,4 +12,4 @@ pub mod topology;
 
 pub use link::{AqmSpec, Link, LinkParams, LinkStats};
 pub use network::{DropCause, NetEvent, NetOutput, Network, NetworkBuilder, Node};
-pub use packet::{LinkId, NodeId, Packet, PacketId, Pool};
+pub use packet::{Header, LinkId, NodeId, Packet, PacketId, Pool};

@@ -365,7 +365,7 @@ impl<P: Copy + Default> Network<P> {
         at: NodeId,
         id: PacketId,
     ) {
-        let pkt = self.pool.get_mut(id);
+        let pkt = self.pool.header_mut(id);
         let dst = pkt.dst;
         if at == dst {
             self.out.push(NetOutput::Delivered(id));
@@ -388,7 +388,7 @@ impl<P: Copy + Default> Network<P> {
                 .push(NetOutput::Dropped(id, LinkId(u32::MAX), DropCause::NoRoute));
             return;
         };
-        let size = self.pool.get(id).size;
+        let size = self.pool.header(id).size;
         let link = &mut self.links[lid.0 as usize];
         if link.queue.is_empty() && link.paused == 0 && now >= link.busy_until {
             self.transmit(q, now, lid, id, size);

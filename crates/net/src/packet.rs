@@ -47,9 +47,23 @@ impl<P> Packet<P> {
     }
 }
 
-/// A free-list pool of packets.
+/// What the network reads of a packet while forwarding it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Header {
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub flow: u32,
+    pub size: u32,
+    pub path: u32,
+    pub hop: u16,
+}
+
+/// A free-list pool of packets, stored as two arrays: the headers the
+/// network touches at every hop (24 bytes each, several per cache line) and
+/// the payloads only the endpoints read.
 pub struct Pool<P> {
-    slots: Vec<Packet<P>>,
+    hdr: Vec<Header>,
+    payload: Vec<P>,
     free: Vec<u32>,
 }
 
@@ -62,38 +76,67 @@ impl<P: Copy + Default> Default for Pool<P> {
 impl<P: Copy + Default> Pool<P> {
     pub fn new() -> Self {
         Pool {
-            slots: Vec::with_capacity(1024),
+            hdr: Vec::with_capacity(1024),
+            payload: Vec::with_capacity(1024),
             free: Vec::with_capacity(1024),
         }
     }
     #[inline]
     pub fn alloc(&mut self, p: Packet<P>) -> PacketId {
+        let h = Header {
+            src: p.src,
+            dst: p.dst,
+            flow: p.flow,
+            size: p.size,
+            path: p.path,
+            hop: p.hop,
+        };
         if let Some(i) = self.free.pop() {
-            self.slots[i as usize] = p;
+            self.hdr[i as usize] = h;
+            self.payload[i as usize] = p.payload;
             PacketId(i)
         } else {
-            self.slots.push(p);
-            PacketId(self.slots.len() as u32 - 1)
+            self.hdr.push(h);
+            self.payload.push(p.payload);
+            PacketId(self.hdr.len() as u32 - 1)
         }
     }
     #[inline]
     pub fn free(&mut self, id: PacketId) {
         self.free.push(id.0);
     }
+    /// The whole packet (a copy).
     #[inline]
-    pub fn get(&self, id: PacketId) -> &Packet<P> {
-        &self.slots[id.0 as usize]
+    pub fn get(&self, id: PacketId) -> Packet<P> {
+        let h = &self.hdr[id.0 as usize];
+        Packet {
+            src: h.src,
+            dst: h.dst,
+            flow: h.flow,
+            size: h.size,
+            path: h.path,
+            hop: h.hop,
+            payload: self.payload[id.0 as usize],
+        }
     }
     #[inline]
-    pub fn get_mut(&mut self, id: PacketId) -> &mut Packet<P> {
-        &mut self.slots[id.0 as usize]
+    pub fn header(&self, id: PacketId) -> &Header {
+        &self.hdr[id.0 as usize]
+    }
+    #[inline]
+    pub fn header_mut(&mut self, id: PacketId) -> &mut Header {
+        &mut self.hdr[id.0 as usize]
+    }
+    #[inline]
+    pub fn payload(&self, id: PacketId) -> &P {
+        &self.payload[id.0 as usize]
     }
     /// Packets currently allocated.
     pub fn live(&self) -> usize {
-        self.slots.len() - self.free.len()
+        self.hdr.len() - self.free.len()
     }
     /// Largest number of packets ever allocated at once.
     pub fn capacity_used(&self) -> usize {
-        self.slots.len()
+        self.hdr.len()
     }
 }

@@ -518,7 +518,7 @@ impl World {
             for o in outs.drain(..) {
                 match o {
                     NetOutput::Delivered(id) => {
-                        let p = *self.net.pool.get(id);
+                        let p = self.net.pool.get(id);
                         self.net.pool.free(id);
                         match p.payload {
                             Payload::Data(seg, k) => self.on_data_arrival(now, p.flow, &seg, k),
@@ -532,7 +532,7 @@ impl World {
                         }
                     }
                     NetOutput::Dropped(id, _, _) => {
-                        let p = *self.net.pool.get(id);
+                        let p = self.net.pool.get(id);
                         self.net.pool.free(id);
                         if let Payload::Data(seg, k) = p.payload {
                             let fl = &mut self.flows[p.flow as usize];
