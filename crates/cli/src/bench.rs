@@ -60,6 +60,9 @@ pub struct BenchArgs {
 pub struct BenchOneArgs {
     /// Workload: W1, W2, W3 or W4.
     pub workload: String,
+    /// Override a key of the workload (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
 }
 
 /// What one child process measures (its stdout, as JSON).
@@ -197,7 +200,7 @@ pub fn run_one(a: BenchOneArgs) -> ExitCode {
         return ExitCode::from(super::EXIT_INPUT);
     };
     let variants = reorderlab_tcp::variant::names();
-    let sc = match reorderlab_scenario::parse(w.text, w.file, &[], &variants) {
+    let sc = match reorderlab_scenario::parse(w.text, w.file, &a.set, &variants) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");
@@ -302,8 +305,16 @@ fn machine() -> Machine {
 }
 
 fn measure(exe: &std::path::Path, w: &Workload) -> Result<Measurement, String> {
+    measure_with(exe, w, &[])
+}
+
+fn measure_with(exe: &std::path::Path, w: &Workload, set: &[&str]) -> Result<Measurement, String> {
+    let mut args = vec!["bench-one", w.name];
+    for s in set {
+        args.extend(["--set", s]);
+    }
     let out = Command::new(exe)
-        .args(["bench-one", w.name])
+        .args(&args)
         .stdin(Stdio::null())
         .stderr(Stdio::inherit())
         .output()
@@ -346,7 +357,7 @@ pub fn run(a: BenchArgs) -> ExitCode {
         }
     };
     let mut results = Vec::new();
-    for w in chosen {
+    for w in chosen.iter().copied() {
         let mut runs = Vec::new();
         for i in 0..a.repeat {
             eprint!("bench: {} run {}/{} ... ", w.name, i + 1, a.repeat);
@@ -443,5 +454,48 @@ pub fn run(a: BenchArgs) -> ExitCode {
             );
         }
     }
+    if chosen.iter().any(|w| w.name == "W3") {
+        match marginal_bytes_per_packet(&exe) {
+            Ok((b, p1, p2)) => outln!(
+                "  W3   < 300 bytes per packet in flight (marginal)      {:>10.0} B  {}   (W3 without the impairment, queue 4167 vs 12501: {p1} vs {p2} packets)",
+                b,
+                if b < 300.0 { "PASS" } else { "FAIL" }
+            ),
+            Err(e) => eprintln!("bench: marginal memory: {e}"),
+        }
+    }
     ExitCode::SUCCESS
+}
+
+/// Memory per packet in flight measured as a slope: the same full 1 Gbit/s
+/// link (W3 without its delay impairment) with its bandwidth-delay-product
+/// queue and with three times that queue holds more packets at the peak and
+/// nothing else more; the difference in peak memory over the difference in
+/// peak packets is what one more packet in flight costs, per-flow state and
+/// fixed allocations cancelling out.
+fn marginal_bytes_per_packet(exe: &std::path::Path) -> Result<(f64, u64, u64), String> {
+    let w = find("W3").ok_or("no W3")?;
+    let base = ["impairments.0.fraction=0", "duration=20s"];
+    let a = measure_with(
+        exe,
+        w,
+        &[base[0], base[1], "topology.bottleneck.queue=4167"],
+    )?;
+    let b = measure_with(
+        exe,
+        w,
+        &[base[0], base[1], "topology.bottleneck.queue=12501"],
+    )?;
+    let (ra, rb) = (
+        a.peak_rss_bytes.ok_or("no VmHWM")?,
+        b.peak_rss_bytes.ok_or("no VmHWM")?,
+    );
+    if b.peak_packets <= a.peak_packets {
+        return Err("the larger queue held no more packets".into());
+    }
+    Ok((
+        rb.saturating_sub(ra) as f64 / (b.peak_packets - a.peak_packets) as f64,
+        a.peak_packets,
+        b.peak_packets,
+    ))
 }

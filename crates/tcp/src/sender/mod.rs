@@ -404,7 +404,7 @@ impl Sender {
         }
         match self.algo {
             RecoveryAlgo::Sack | RecoveryAlgo::NewRenoSack => {
-                self.sb.get(self.sb.una()).is_some_and(|r| r.lost)
+                self.sb.get(self.sb.una()).is_some_and(|r| r.lost())
             }
             RecoveryAlgo::Fack => self.sb.fack() - self.sb.una() > self.dupthresh() as u64,
             RecoveryAlgo::Reno | RecoveryAlgo::NewReno | RecoveryAlgo::TcpPr => false,
@@ -433,7 +433,7 @@ impl Sender {
                 if let Some(b) = self.sb.kth_highest_sacked(dupthresh as u32) {
                     for s in self.loss_frontier..b {
                         let r = self.sb.get(s).copied();
-                        if r.is_some_and(|r| !r.sacked && !r.lost) && self.sb.mark_lost(s) {
+                        if r.is_some_and(|r| !r.sacked() && !r.lost()) && self.sb.mark_lost(s) {
                             self.retx_cursor = self.retx_cursor.min(s);
                         }
                     }
@@ -468,7 +468,7 @@ impl Sender {
         // once, unless its retransmission is already in flight (it was sent
         // after the previous RecoveryPoint and lost: a new congestion event,
         // but nothing to resend yet).
-        if self.sb.get(una).is_some_and(|r| !r.retrans) {
+        if self.sb.get(una).is_some_and(|r| !r.retrans()) {
             if self.sb.mark_lost(una) {
                 self.retx_cursor = self.retx_cursor.min(una);
             }
@@ -522,7 +522,7 @@ impl Sender {
         let una = self.sb.una();
         let target = self.next_lost_to_retransmit().or_else(|| {
             let r = self.sb.get(una)?;
-            (!r.sacked && !r.retrans).then_some(una)
+            (!r.sacked() && !r.retrans()).then_some(una)
         });
         if let Some(s) = target {
             if self.sb.mark_lost(s) {
@@ -603,7 +603,7 @@ impl Sender {
         let nxt = self.sb.nxt();
         while s < nxt {
             let r = self.sb.get(s)?;
-            if r.lost && !r.retrans && !r.sacked {
+            if r.lost() && !r.retrans() && !r.sacked() {
                 self.retx_cursor = s;
                 return Some(s);
             }
@@ -697,7 +697,7 @@ impl Sender {
         let start = self.retx_cursor.max(self.sb.una());
         for s in start..fack {
             let r = self.sb.get(s)?;
-            if !r.sacked && !r.lost && r.tx_count == 1 {
+            if !r.sacked() && !r.lost() && r.tx_count == 1 {
                 return Some(s);
             }
         }
@@ -705,7 +705,7 @@ impl Sender {
         if self.rescue_rxt.is_none() && fack < self.sb.nxt() {
             let s = self.sb.nxt() - 1;
             let r = self.sb.get(s)?;
-            if !r.sacked && !r.retrans {
+            if !r.sacked() && !r.retrans() {
                 self.rescue_rxt = Some(self.recover);
                 return Some(s);
             }

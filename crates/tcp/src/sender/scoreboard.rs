@@ -17,18 +17,69 @@ pub struct SegRecord {
     pub first_sent: Time,
     /// time(n) of the latest transmission (TCP-PR Table II: time(n)).
     pub last_sent: Time,
-    /// cwnd(n): the congestion window when the segment was last sent (TCP-PR Table II).
-    pub cwnd_at_send: f64,
+    /// cwnd(n): the congestion window when the segment was last sent (TCP-PR Table II); f32 keeps the record at 24 bytes.
+    pub cwnd_at_send: f32,
     /// Transmissions so far (1 = never retransmitted).
     pub tx_count: u16,
+    /// SACKED, LOST, RETRANS and MEMO bits (one byte keeps the record at 24
+    /// bytes: the scoreboard holds one per outstanding segment).
+    flags: u8,
+}
+
+const SACKED: u8 = 1;
+const LOST: u8 = 2;
+const RETRANS: u8 = 4;
+const MEMO: u8 = 8;
+
+impl SegRecord {
+    #[inline]
+    fn flag(&self, f: u8) -> bool {
+        self.flags & f != 0
+    }
+    #[inline]
+    fn set(&mut self, f: u8, on: bool) {
+        if on {
+            self.flags |= f;
+        } else {
+            self.flags &= !f;
+        }
+    }
     /// SACKed: the receiver holds it (RFC 6675 Section 3).
-    pub sacked: bool,
+    #[inline]
+    pub fn sacked(&self) -> bool {
+        self.flag(SACKED)
+    }
     /// Deemed lost by loss detection or a timeout (RFC 6675 IsLost / Section 5.1).
-    pub lost: bool,
+    #[inline]
+    pub fn lost(&self) -> bool {
+        self.flag(LOST)
+    }
     /// A retransmission of it is in flight (counts towards pipe, RFC 6675 Section 4 (b)).
-    pub retrans: bool,
+    #[inline]
+    pub fn retrans(&self) -> bool {
+        self.flag(RETRANS)
+    }
     /// In TCP-PR's memorize list (TCP-PR Table II).
-    pub memo: bool,
+    #[inline]
+    pub fn memo(&self) -> bool {
+        self.flag(MEMO)
+    }
+    #[inline]
+    fn set_sacked(&mut self, on: bool) {
+        self.set(SACKED, on)
+    }
+    #[inline]
+    fn set_lost(&mut self, on: bool) {
+        self.set(LOST, on)
+    }
+    #[inline]
+    fn set_retrans(&mut self, on: bool) {
+        self.set(RETRANS, on)
+    }
+    #[inline]
+    fn set_memo(&mut self, on: bool) {
+        self.set(MEMO, on)
+    }
 }
 
 /// The scoreboard: segment records from `una` up to `nxt`, and the counters
@@ -114,12 +165,9 @@ impl Scoreboard {
         self.recs.push_back(SegRecord {
             first_sent: now,
             last_sent: now,
-            cwnd_at_send: cwnd,
+            cwnd_at_send: cwnd as f32,
             tx_count: 1,
-            sacked: false,
-            lost: false,
-            retrans: false,
-            memo: false,
+            flags: 0,
         });
         seg
     }
@@ -134,17 +182,17 @@ impl Scoreboard {
         let Some(r) = self.recs.get_mut(i as usize) else {
             return;
         };
-        debug_assert!(r.lost, "retransmitting a segment not marked lost");
-        if !r.lost {
-            r.lost = true;
+        debug_assert!(r.lost(), "retransmitting a segment not marked lost");
+        if !r.lost() {
+            r.set_lost(true);
             self.lost_out += 1;
         }
-        if !r.retrans {
-            r.retrans = true;
+        if !r.retrans() {
+            r.set_retrans(true);
             self.retrans_out += 1;
         }
         r.last_sent = now;
-        r.cwnd_at_send = cwnd;
+        r.cwnd_at_send = cwnd as f32;
         r.tx_count = r.tx_count.saturating_add(1);
     }
 
@@ -157,18 +205,18 @@ impl Scoreboard {
         let Some(r) = self.recs.get_mut(i as usize) else {
             return false;
         };
-        if r.sacked {
+        if r.sacked() {
             return false;
         }
-        if r.retrans {
-            r.retrans = false;
+        if r.retrans() {
+            r.set_retrans(false);
             self.retrans_out -= 1;
             return true;
         }
-        if r.lost {
+        if r.lost() {
             return false;
         }
-        r.lost = true;
+        r.set_lost(true);
         self.lost_out += 1;
         true
     }
@@ -182,11 +230,11 @@ impl Scoreboard {
         let Some(r) = self.recs.get_mut(i as usize) else {
             return;
         };
-        if r.lost && !r.sacked {
-            r.lost = false;
+        if r.lost() && !r.sacked() {
+            r.set_lost(false);
             self.lost_out -= 1;
-            if r.retrans {
-                r.retrans = false;
+            if r.retrans() {
+                r.set_retrans(false);
                 self.retrans_out -= 1;
             }
         }
@@ -200,24 +248,24 @@ impl Scoreboard {
         let Some(r) = self.recs.get_mut(i as usize) else {
             return false;
         };
-        if r.sacked {
+        if r.sacked() {
             return false;
         }
-        r.sacked = true;
+        r.set_sacked(true);
         self.sacked_out += 1;
         if seg >= self.kth_cursor {
             self.kth_count += 1;
         }
-        if r.memo {
-            r.memo = false;
+        if r.memo() {
+            r.set_memo(false);
             self.memo_out -= 1;
         }
-        if r.lost {
-            r.lost = false;
+        if r.lost() {
+            r.set_lost(false);
             self.lost_out -= 1;
         }
-        if r.retrans {
-            r.retrans = false;
+        if r.retrans() {
+            r.set_retrans(false);
             self.retrans_out -= 1;
         }
         if seg + 1 > self.fack {
@@ -233,19 +281,19 @@ impl Scoreboard {
                 self.una = new_una;
                 break;
             };
-            if r.memo {
+            if r.memo() {
                 self.memo_out -= 1;
             }
-            if r.sacked && self.una >= self.kth_cursor {
+            if r.sacked() && self.una >= self.kth_cursor {
                 self.kth_count -= 1;
             }
-            if r.sacked {
+            if r.sacked() {
                 self.sacked_out -= 1;
             } else {
-                if r.lost {
+                if r.lost() {
                     self.lost_out -= 1;
                 }
-                if r.retrans {
+                if r.retrans() {
                     self.retrans_out -= 1;
                 }
             }
@@ -263,9 +311,9 @@ impl Scoreboard {
     /// neither acknowledged nor declared dropped.
     pub fn memorize_to_be_ack(&mut self) {
         for r in self.recs.iter_mut() {
-            let in_to_be_ack = !r.sacked && (!r.lost || r.retrans);
-            if in_to_be_ack && !r.memo {
-                r.memo = true;
+            let in_to_be_ack = !r.sacked() && (!r.lost() || r.retrans());
+            if in_to_be_ack && !r.memo() {
+                r.set_memo(true);
                 self.memo_out += 1;
             }
         }
@@ -277,8 +325,8 @@ impl Scoreboard {
             return false;
         };
         match self.recs.get_mut(i as usize) {
-            Some(r) if r.memo => {
-                r.memo = false;
+            Some(r) if r.memo() => {
+                r.set_memo(false);
                 self.memo_out -= 1;
                 true
             }
@@ -289,7 +337,7 @@ impl Scoreboard {
     /// memorize := {} (TCP-PR Table III line 46).
     pub fn clear_memo(&mut self) {
         for r in self.recs.iter_mut() {
-            r.memo = false;
+            r.set_memo(false);
         }
         self.memo_out = 0;
     }
@@ -305,7 +353,7 @@ impl Scoreboard {
         if self.kth_cursor < self.una {
             self.kth_cursor = self.una;
         }
-        let sacked_at = |sb: &Self, s: u64| sb.get(s).is_some_and(|r| r.sacked) as u32;
+        let sacked_at = |sb: &Self, s: u64| sb.get(s).is_some_and(|r| r.sacked()) as u32;
         while self.kth_count < k && self.kth_cursor > self.una {
             self.kth_cursor -= 1;
             self.kth_count += sacked_at(self, self.kth_cursor);
@@ -326,21 +374,25 @@ impl Scoreboard {
         self.iter()
             .rev()
             .take_while(|(s, _)| *s > seg)
-            .filter(|(_, r)| r.sacked)
+            .filter(|(_, r)| r.sacked())
             .count() as u32
     }
 
     /// Checks the counters against the records (tests and debug builds).
     pub fn check(&self) {
-        let sacked = self.recs.iter().filter(|r| r.sacked).count() as u32;
-        let lost = self.recs.iter().filter(|r| r.lost && !r.sacked).count() as u32;
-        let retrans = self.recs.iter().filter(|r| r.retrans && !r.sacked).count() as u32;
+        let sacked = self.recs.iter().filter(|r| r.sacked()).count() as u32;
+        let lost = self.recs.iter().filter(|r| r.lost() && !r.sacked()).count() as u32;
+        let retrans = self
+            .recs
+            .iter()
+            .filter(|r| r.retrans() && !r.sacked())
+            .count() as u32;
         assert_eq!(
             (sacked, lost, retrans),
             (self.sacked_out, self.lost_out, self.retrans_out)
         );
         assert!(
-            self.recs.iter().all(|r| !r.retrans || r.lost),
+            self.recs.iter().all(|r| !r.retrans() || r.lost()),
             "retrans implies lost"
         );
     }
@@ -426,12 +478,21 @@ mod kth_tests {
                     let mut c = 0;
                     let mut found = None;
                     for (s, r) in sb.iter().rev() {
-                        if r.sacked { c += 1; if c == k { found = Some(s); break; } }
+                        if r.sacked() { c += 1; if c == k { found = Some(s); break; } }
                     }
                     found
                 };
                 prop_assert_eq!(sb.kth_highest_sacked(k), expect);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// The scoreboard holds one record per outstanding segment: keep it small.
+    #[test]
+    fn a_segment_record_is_24_bytes() {
+        assert_eq!(std::mem::size_of::<super::SegRecord>(), 24);
     }
 }

@@ -109,7 +109,7 @@ impl Sender {
                 let hi = self.seg_below(b.end).min(self.sb.nxt());
                 for s in lo..hi {
                     if let Some(r) = self.sb.get(s) {
-                        if !r.sacked {
+                        if !r.sacked() {
                             acked.push((s, r.last_sent));
                             self.sb.mark_sacked(s);
                         }
@@ -123,7 +123,7 @@ impl Sender {
             let mut newest = Time::ZERO;
             let mut retx = false;
             self.sb.advance(new_una, |s, r| {
-                if !r.sacked {
+                if !r.sacked() {
                     acked.push((s, r.last_sent));
                 }
                 newest = newest.max(r.last_sent);
@@ -190,7 +190,7 @@ impl Sender {
             let live = self
                 .sb
                 .get(seg)
-                .is_some_and(|r| !r.sacked && (!r.lost || r.retrans) && r.last_sent == t);
+                .is_some_and(|r| !r.sacked() && (!r.lost() || r.retrans()) && r.last_sent == t);
             if live {
                 return;
             }
@@ -249,7 +249,7 @@ impl Sender {
             let burst_too_long = pr.cburst as f64 > self.cwnd / 2.0 + 1.0;
             if extreme && self.pr().mode != PrMode::Waiting && (burst_too_long || was_retransmitted)
             {
-                self.pr_extreme_loss(now, r.cwnd_at_send);
+                self.pr_extreme_loss(now, r.cwnd_at_send as f64);
             }
             return;
         }
@@ -273,13 +273,13 @@ impl Sender {
         if extreme && (self.cwnd < 4.0 || was_retransmitted) {
             self.sb.memorize_to_be_ack();
             self.pr().cburst = 0;
-            self.pr_extreme_loss(now, r.cwnd_at_send);
+            self.pr_extreme_loss(now, r.cwnd_at_send as f64);
             return;
         }
         // A new drop: memorize := to-be-ack; cwnd := cwnd(n)/2; ssthr := cwnd (lines 8-10).
         self.sb.memorize_to_be_ack();
         self.pr().cburst = 0;
-        self.cwnd = (r.cwnd_at_send / 2.0).max(1.0);
+        self.cwnd = (r.cwnd_at_send as f64 / 2.0).max(1.0);
         self.ssthresh = self.cwnd;
         self.stats.fast_retransmits += 1;
         self.tag_pending = Some(TxKind::FastRetransmit);
@@ -485,14 +485,14 @@ mod tests {
         // The other packets are ACKed (SACKed), so cwnd grows past cwnd(n).
         let nxt = h.s.sb.nxt();
         h.ack(t + 100, una, &[(una + 1, nxt)]);
-        assert!(h.s.cwnd > r.cwnd_at_send);
+        assert!(h.s.cwnd > r.cwnd_at_send as f64);
         // The first timer to expire is n's: time(n) + mxrtt (Table I line 5).
         assert_eq!(h.s.next_wakeup(), Some(r.last_sent + h.st().mxrtt));
         let (_, out) = h.fire();
         assert_eq!(h.st().drops_detected, 1);
         assert_eq!(
             h.s.cwnd,
-            (r.cwnd_at_send / 2.0).max(1.0),
+            (r.cwnd_at_send as f64 / 2.0).max(1.0),
             "cwnd := cwnd(n)/2, not half the current window"
         );
         assert_eq!(h.s.ssthresh, h.s.cwnd, "ssthr := cwnd");
@@ -526,10 +526,10 @@ mod tests {
         assert_eq!(h.st().drops_detected, 2);
         assert_eq!(
             h.s.cwnd,
-            c0 / 2.0,
+            c0 as f64 / 2.0,
             "a drop in memorize does not halve again (lines 11-12), cwnd(n+1) = {c1}"
         );
-        assert!(!h.s.sb.get(una + 1).unwrap().memo, "remove(memorize, n)");
+        assert!(!h.s.sb.get(una + 1).unwrap().memo(), "remove(memorize, n)");
         assert_eq!(h.s.stats.fast_retransmits, 1);
         assert_eq!(h.st().cburst, 1);
     }

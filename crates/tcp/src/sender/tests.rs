@@ -199,8 +199,8 @@ fn fack_enters_recovery_when_fack_is_more_than_dupthresh_above_una() {
     assert_eq!(out.first(), Some(&(0, TxKind::FastRetransmit)));
     // FACK counts 0 (the retransmission) and 1 (below fack - 3 = 2) as out of
     // the network: both are deemed lost; one retransmission in flight.
-    assert!(t.s.sb.get(1).unwrap().lost);
-    assert!(!t.s.sb.get(2).unwrap().lost);
+    assert!(t.s.sb.get(1).unwrap().lost());
+    assert!(!t.s.sb.get(2).unwrap().lost());
 }
 
 #[test]
