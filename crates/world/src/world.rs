@@ -518,17 +518,34 @@ impl World {
             for o in outs.drain(..) {
                 match o {
                     NetOutput::Delivered(id) => {
-                        let p = self.net.pool.get(id);
-                        self.net.pool.free(id);
-                        match p.payload {
-                            Payload::Data(seg, k) => self.on_data_arrival(now, p.flow, &seg, k),
-                            Payload::Ack(ack) => self.on_ack_arrival(now, p.flow, &ack),
-                            Payload::Udp(i) => {
-                                let c = &mut self.cbrs[i as usize];
-                                c.delivered += 1;
-                                c.delivered_bytes += p.size as u64;
+                        let h = *self.net.pool.header(id);
+                        // The ACK is read in place (it is the largest payload);
+                        // the slot is freed once the sender is done with it.
+                        match self.net.pool.payload(id) {
+                            Payload::Data(seg, k) => {
+                                let (seg, k) = (*seg, *k);
+                                self.net.pool.free(id);
+                                self.on_data_arrival(now, h.flow, &seg, k);
                             }
-                            Payload::None => {}
+                            Payload::Ack(ack) => {
+                                let fl = &mut self.flows[h.flow as usize];
+                                let live = !fl.retired;
+                                if live {
+                                    self.segs.clear();
+                                    fl.sender.on_ack(now, ack, &mut self.segs);
+                                }
+                                self.net.pool.free(id);
+                                if live {
+                                    self.after_sender(now, h.flow);
+                                }
+                            }
+                            Payload::Udp(i) => {
+                                let c = &mut self.cbrs[*i as usize];
+                                c.delivered += 1;
+                                c.delivered_bytes += h.size as u64;
+                                self.net.pool.free(id);
+                            }
+                            Payload::None => self.net.pool.free(id),
                         }
                     }
                     NetOutput::Dropped(id, _, _) => {
@@ -581,16 +598,6 @@ impl World {
             self.send_ack(now, f, ack);
         }
         self.arm_receiver(f);
-    }
-
-    fn on_ack_arrival(&mut self, now: Time, f: u32, ack: &AckSegment) {
-        let fl = &mut self.flows[f as usize];
-        if fl.retired {
-            return;
-        }
-        self.segs.clear();
-        fl.sender.on_ack(now, ack, &mut self.segs);
-        self.after_sender(now, f);
     }
 
     /// Puts the sender's segments on the wire and re-arms its timer.
