@@ -261,3 +261,36 @@ fn variants_lists_every_baseline_with_its_source() {
     let o = run(&["variants"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("RFC 6675"));
 }
+
+#[test]
+fn reproduce_lists_experiments_and_rejects_unknown_ids() {
+    let o = run(&["reproduce", "--list"]);
+    assert!(o.status.success());
+    let list = String::from_utf8_lossy(&o.stdout);
+    assert!(list.lines().count() >= 20, "{list}");
+    assert!(
+        list.lines().any(|l| l.starts_with("pr-fig15-10ms ")),
+        "{list}"
+    );
+    let o = run(&["reproduce", "pr-fig99"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("pr-fig13-30ms"),
+        "the message lists the known ids"
+    );
+}
+
+#[test]
+fn a_closed_stdout_pipe_is_not_a_panic() {
+    use std::process::Stdio;
+    let mut child = bin()
+        .args(["variants"])
+        .current_dir(repo())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away at once
+    let out = child.wait_with_output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
