@@ -27,13 +27,18 @@ pub fn normalized(r: &RunReport) -> Vec<(String, f64)> {
         .collect()
 }
 
-/// Mean normalized throughput of the flows of `variant` (TCP-PR Section V).
-pub fn mean_normalized(r: &RunReport, variant: Option<&str>) -> f64 {
-    let t: Vec<f64> = normalized(r)
+/// Normalized throughputs of the flows of `variant`.
+fn normalized_of(r: &RunReport, variant: Option<&str>) -> Vec<f64> {
+    normalized(r)
         .into_iter()
         .filter(|(v, _)| Some(v.as_str()) == variant)
         .map(|(_, t)| t)
-        .collect();
+        .collect()
+}
+
+/// Mean normalized throughput of the flows of `variant` (TCP-PR Section V).
+pub fn mean_normalized(r: &RunReport, variant: Option<&str>) -> f64 {
+    let t = normalized_of(r, variant);
     if t.is_empty() {
         return f64::NAN;
     }
@@ -43,11 +48,7 @@ pub fn mean_normalized(r: &RunReport, variant: Option<&str>) -> f64 {
 /// The coefficient of variation exactly as TCP-PR Section V prints it:
 /// (1 / sum_I T_i) * sqrt(sum_I (T_i - mean_I T)^2), I the flows of `variant`.
 pub fn cov_printed(r: &RunReport, variant: Option<&str>) -> f64 {
-    let t: Vec<f64> = normalized(r)
-        .into_iter()
-        .filter(|(v, _)| Some(v.as_str()) == variant)
-        .map(|(_, t)| t)
-        .collect();
+    let t = normalized_of(r, variant);
     if t.is_empty() {
         return f64::NAN;
     }
