@@ -309,7 +309,7 @@ impl<P: Copy + Default> Network<P> {
     }
 
     /// Schedules the first event of every timed impairment.
-    pub fn start<E: From<NetEvent>>(&mut self, q: &mut EventQueue<E>) {
+    pub fn start<E: From<NetEvent> + Copy>(&mut self, q: &mut EventQueue<E>) {
         for (i, t) in self.timed.iter_mut().enumerate() {
             let first = match &mut t.kind {
                 TimedKind::Swap(s) => Some(s.interval),
@@ -327,7 +327,7 @@ impl<P: Copy + Default> Network<P> {
 
     /// Injects a packet at its source node.
     #[inline]
-    pub fn send<E: From<NetEvent>>(
+    pub fn send<E: From<NetEvent> + Copy>(
         &mut self,
         q: &mut EventQueue<E>,
         now: Time,
@@ -358,7 +358,7 @@ impl<P: Copy + Default> Network<P> {
     }
 
     #[inline]
-    fn forward<E: From<NetEvent>>(
+    fn forward<E: From<NetEvent> + Copy>(
         &mut self,
         q: &mut EventQueue<E>,
         now: Time,
@@ -403,7 +403,12 @@ impl<P: Copy + Default> Network<P> {
 
     /// Handles one network event.
     #[inline]
-    pub fn handle<E: From<NetEvent>>(&mut self, q: &mut EventQueue<E>, now: Time, ev: NetEvent) {
+    pub fn handle<E: From<NetEvent> + Copy>(
+        &mut self,
+        q: &mut EventQueue<E>,
+        now: Time,
+        ev: NetEvent,
+    ) {
         match ev {
             NetEvent::TxDone(lid) => self.tx_done(q, now, lid),
             NetEvent::Arrive(lid) => loop {
@@ -431,7 +436,7 @@ impl<P: Copy + Default> Network<P> {
         }
     }
 
-    fn timed_event<E: From<NetEvent>>(&mut self, q: &mut EventQueue<E>, now: Time, i: u32) {
+    fn timed_event<E: From<NetEvent> + Copy>(&mut self, q: &mut EventQueue<E>, now: Time, i: u32) {
         let Some(t) = self.timed.get_mut(i as usize) else {
             return;
         };
@@ -487,7 +492,12 @@ impl<P: Copy + Default> Network<P> {
 
     /// Starts transmitting the head of the queue if the transmitter is idle,
     /// or schedules the start for when it will be.
-    fn start_next<E: From<NetEvent>>(&mut self, q: &mut EventQueue<E>, now: Time, lid: LinkId) {
+    fn start_next<E: From<NetEvent> + Copy>(
+        &mut self,
+        q: &mut EventQueue<E>,
+        now: Time,
+        lid: LinkId,
+    ) {
         let link = &mut self.links[lid.0 as usize];
         if link.paused > 0 || link.start_scheduled || link.queue.is_empty() {
             return;
@@ -508,7 +518,7 @@ impl<P: Copy + Default> Network<P> {
     }
 
     /// The transmitter was busy until now: start the head of the queue.
-    fn tx_done<E: From<NetEvent>>(&mut self, q: &mut EventQueue<E>, now: Time, lid: LinkId) {
+    fn tx_done<E: From<NetEvent> + Copy>(&mut self, q: &mut EventQueue<E>, now: Time, lid: LinkId) {
         self.links[lid.0 as usize].start_scheduled = false;
         self.start_next(q, now, lid);
     }
@@ -517,7 +527,7 @@ impl<P: Copy + Default> Network<P> {
     /// impairments judge it and it enters the pipe right away, timed as if at
     /// the end of its serialization.
     #[inline]
-    fn transmit<E: From<NetEvent>>(
+    fn transmit<E: From<NetEvent> + Copy>(
         &mut self,
         q: &mut EventQueue<E>,
         now: Time,

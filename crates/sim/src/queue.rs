@@ -10,6 +10,7 @@ use crate::time::Time;
 
 /// A heap entry: `key` packs (time, insertion sequence) so one integer
 /// comparison orders events by time, FIFO among equal times.
+#[derive(Clone, Copy)]
 struct Entry<E> {
     key: u128,
     ev: E,
@@ -27,13 +28,13 @@ pub struct EventQueue<E> {
     popped: u64,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E: Copy> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E> EventQueue<E> {
+impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
         EventQueue {
             heap: Vec::with_capacity(1024),
@@ -59,21 +60,27 @@ impl<E> EventQueue<E> {
         self.sift_up(self.heap.len() - 1);
     }
 
+    /// Moves the element at `i` up, shifting parents down into the hole.
     #[inline]
     fn sift_up(&mut self, mut i: usize) {
+        let e = self.heap[i];
         while i > 0 {
             let parent = (i - 1) / D;
-            if self.heap[parent].key <= self.heap[i].key {
+            if self.heap[parent].key <= e.key {
                 break;
             }
-            self.heap.swap(parent, i);
+            self.heap[i] = self.heap[parent];
             i = parent;
         }
+        self.heap[i] = e;
     }
 
+    /// Moves the element at `i` down, shifting the smallest child up into
+    /// the hole at each level.
     #[inline]
     fn sift_down(&mut self, mut i: usize) {
         let n = self.heap.len();
+        let e = self.heap[i];
         loop {
             let first = D * i + 1;
             if first >= n {
@@ -89,12 +96,13 @@ impl<E> EventQueue<E> {
                     best_key = k;
                 }
             }
-            if self.heap[i].key <= best_key {
+            if e.key <= best_key {
                 break;
             }
-            self.heap.swap(i, best);
+            self.heap[i] = self.heap[best];
             i = best;
         }
+        self.heap[i] = e;
     }
 
     /// Removes and returns the earliest event, advancing the clock.
