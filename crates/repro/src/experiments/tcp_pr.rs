@@ -862,7 +862,17 @@ pub fn experiments() -> Vec<Experiment> {
         "CoV is the paper's printed formula (1 / sum T_i) sqrt(sum (T_i - mean T)^2), which is std/mean divided by sqrt(n).",
         "Agreement is judged as the two mean CoVs within a factor of 2.",
     ];
+    // The parking-lot panel: the three bottlenecks slowed together.
+    let mut fig11r = fig11.clone();
+    fig11r.id = "pr-fig11-right";
+    fig11r.title = "coefficient of variation vs. drop rate, parking lot with web cross traffic";
+    fig11r.source = "TCP-PR Fig. 11 (right)";
+    fig11r.base = parking_lot_base("droptail");
+    fig11r.x.key = "topology.link.rate".into();
+    fig11r.x.quick = strs(&["15Mbps", "5Mbps"]);
+    fig11r.notes.push("Parking lot: every 15 Mbit/s link is slowed together (the CS links keep their rates); web cross traffic as in Fig. 10.");
     v.push(fig11);
+    v.push(fig11r);
 
     // Fig. 12: SACK's mean normalized throughput against TCP-PR over alpha and beta.
     let mut fig12 = fairness(
@@ -903,7 +913,14 @@ pub fn experiments() -> Vec<Experiment> {
     fig12.y_label = "SACK mean normalized throughput";
     fig12.claims = vec![Claim { paper: "\"for beta = 1, TCP-SACK exhibits higher throughput. However, for beta larger than 1, both implementations achieve nearly identical performance\" (tcp-pr.txt:247)", check: sack_more_at_beta_one }];
     fig12.notes = vec!["The alpha and beta grids are ours (the paper names beta = 1, 10 and 1 < beta < 5); 32 + 32 flows as in the paper."];
+    let mut fig12r = fig12.clone();
+    fig12r.id = "pr-fig12-right";
+    fig12r.title = "SACK vs TCP-PR over alpha and beta, parking lot with web cross traffic";
+    fig12r.source = "TCP-PR Fig. 12 (right)";
+    fig12r.base = parking_lot_base("droptail");
+    fig12r.notes.push("Parking lot with the web cross traffic of Fig. 10; the 32 + 32 flows run S -> D across all three bottlenecks.");
     v.push(fig12);
+    v.push(fig12r);
 
     v.push(worst_case());
     v
