@@ -225,6 +225,32 @@ mod tests {
     }
 
     #[test]
+    fn every_dumbbell_pair_routes_over_the_bottleneck_both_ways() {
+        let t = dumbbell(lp(15_000_000, 10), &[lp(100_000_000, 1); 3])
+            .build::<()>(1)
+            .unwrap();
+        for i in 0..3 {
+            assert_eq!(
+                hops(&t, &format!("S{i}"), &format!("D{i}")),
+                [
+                    format!("access:{i}"),
+                    "bottleneck".into(),
+                    format!("access-dst:{i}")
+                ]
+            );
+            assert_eq!(
+                hops(&t, &format!("D{i}"), &format!("S{i}")),
+                [
+                    format!("access-dst:{i}"),
+                    "bottleneck".into(),
+                    format!("access:{i}")
+                ]
+            );
+        }
+        assert_eq!(t.resolve("access").unwrap().len(), 3);
+    }
+
+    #[test]
     fn parking_lot_cross_traffic_crosses_the_stated_bottlenecks() {
         let t = parking_lot(lp(15_000_000, 10), [5_000_000, 1_660_000, 2_500_000])
             .build::<()>(1)

@@ -1,9 +1,7 @@
 //! Topologies: a graph described by names ([`Graph`]), the papers' shapes
 //! as functions producing graphs ([`kinds`]), and the built result ([`Topo`]).
 
-mod dumbbell;
 mod graph;
 pub mod kinds;
 
-pub use dumbbell::{Dumbbell, DumbbellPair};
 pub use graph::{Graph, LinkDecl, MultipathDecl, NamedLink, Topo};
