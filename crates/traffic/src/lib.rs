@@ -10,7 +10,7 @@ pub mod cbr;
 pub mod web;
 
 pub use cbr::Cbr;
-pub use web::{WebObject, WebParams, WebSession};
+pub use web::{ClosedLoopSession, WebNext, WebObject, WebParams, WebSession};
 
 use reorderlab_sim::Time;
 

@@ -567,3 +567,153 @@ mod tests {
         assert_eq!(o.transfer(), Transfer::finite(Time::from_millis(3), 9));
     }
 }
+
+/// What a closed-loop session wants next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WebNext {
+    /// Request the next page at this time.
+    Page(Time),
+    /// Request the next object of the page at this time.
+    Object(Time),
+    /// Wait: objects of the page are still arriving.
+    Wait,
+}
+
+/// One web session driven closed-loop, as ns-2's default web traffic: a
+/// page's objects are requested an inter-object time apart, and the next
+/// page is requested an inter-page (think) time after the page's last object
+/// has arrived. Sans-IO: the caller reports requests and arrivals with the
+/// current time and schedules what [`WebNext`] asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClosedLoopSession {
+    params: WebParams,
+    /// Objects of the current page not yet requested.
+    pending: u32,
+    /// Objects requested and not yet arrived.
+    outstanding: u32,
+}
+
+impl ClosedLoopSession {
+    /// A session with validated parameters.
+    pub fn new(params: WebParams) -> Result<Self, String> {
+        params.validate()?;
+        Ok(ClosedLoopSession {
+            params,
+            pending: 0,
+            outstanding: 0,
+        })
+    }
+
+    pub fn params(&self) -> &WebParams {
+        &self.params
+    }
+
+    /// When the first page is requested: one think time after `start`, so
+    /// sessions that start together do not move in lockstep.
+    pub fn first_page(&self, start: Time, rng: &mut Rng) -> Time {
+        start + self.params.inter_page.sample(rng)
+    }
+
+    /// A page is requested at `now`: draws its number of objects.
+    pub fn on_page(&mut self, now: Time, rng: &mut Rng) -> WebNext {
+        self.pending = self.params.sample_objects(rng);
+        if self.pending == 0 {
+            WebNext::Page(now + self.params.inter_page.sample(rng))
+        } else {
+            WebNext::Object(now)
+        }
+    }
+
+    /// An object is requested at `now`: returns its size and what comes next.
+    pub fn on_object(&mut self, now: Time, rng: &mut Rng) -> (u64, WebNext) {
+        let size = self.params.sample_size(rng);
+        self.pending = self.pending.saturating_sub(1);
+        self.outstanding += 1;
+        let next = if self.pending > 0 {
+            WebNext::Object(now + self.params.inter_object.sample(rng))
+        } else {
+            WebNext::Wait
+        };
+        (size, next)
+    }
+
+    /// An object arrived in full at `now`.
+    pub fn on_object_done(&mut self, now: Time, rng: &mut Rng) -> WebNext {
+        self.outstanding = self.outstanding.saturating_sub(1);
+        if self.pending == 0 && self.outstanding == 0 {
+            WebNext::Page(now + self.params.inter_page.sample(rng))
+        } else {
+            WebNext::Wait
+        }
+    }
+
+    /// Objects requested and not yet arrived.
+    pub fn outstanding(&self) -> u32 {
+        self.outstanding
+    }
+}
+
+#[cfg(test)]
+mod closed_loop_tests {
+    use super::*;
+    use reorderlab_sim::TimeDist;
+
+    fn params(objects: (u32, u32)) -> WebParams {
+        WebParams {
+            inter_page: TimeDist::Constant(Time::from_secs(1)),
+            objects_per_page: objects,
+            inter_object: TimeDist::Constant(Time::from_millis(10)),
+            ..WebParams::tcp_pr()
+        }
+    }
+
+    #[test]
+    fn the_next_page_waits_for_every_object_of_the_page_then_thinks() {
+        let mut rng = reorderlab_sim::stream(1, &[]);
+        let mut s = ClosedLoopSession::new(params((3, 3))).unwrap();
+        let t0 = s.first_page(Time::ZERO, &mut rng);
+        assert_eq!(t0, Time::from_secs(1), "one think time after the start");
+        assert_eq!(s.on_page(t0, &mut rng), WebNext::Object(t0));
+        let (_, n1) = s.on_object(t0, &mut rng);
+        assert_eq!(n1, WebNext::Object(t0 + Time::from_millis(10)));
+        let (_, n2) = s.on_object(t0 + Time::from_millis(10), &mut rng);
+        assert_eq!(n2, WebNext::Object(t0 + Time::from_millis(20)));
+        let (size, n3) = s.on_object(t0 + Time::from_millis(20), &mut rng);
+        assert_eq!(n3, WebNext::Wait, "the page's objects are all requested");
+        assert!(size >= 1);
+        let t = Time::from_secs(3);
+        assert_eq!(s.on_object_done(t, &mut rng), WebNext::Wait);
+        assert_eq!(s.on_object_done(t, &mut rng), WebNext::Wait);
+        assert_eq!(
+            s.on_object_done(t, &mut rng),
+            WebNext::Page(t + Time::from_secs(1)),
+            "think after the last arrival"
+        );
+        assert_eq!(s.outstanding(), 0);
+    }
+
+    #[test]
+    fn an_empty_page_thinks_again() {
+        // Pages of 0, 1 or 2 objects: draw until an empty one comes.
+        let mut rng = reorderlab_sim::stream(2, &[]);
+        let mut s = ClosedLoopSession::new(params((0, 2))).unwrap();
+        let mut saw_empty = false;
+        for _ in 0..50 {
+            if let WebNext::Page(t) = s.on_page(Time::ZERO, &mut rng) {
+                assert_eq!(t, Time::from_secs(1));
+                saw_empty = true;
+                break;
+            }
+        }
+        assert!(saw_empty, "a third of the pages are empty");
+    }
+
+    #[test]
+    fn bad_parameters_are_an_error() {
+        let bad = WebParams {
+            size_shape: 0.5,
+            ..WebParams::tcp_pr()
+        };
+        assert!(ClosedLoopSession::new(bad).is_err());
+    }
+}

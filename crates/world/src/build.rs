@@ -18,7 +18,7 @@ use reorderlab_tcp::receiver::DEFAULT_DELACK_TIMEOUT;
 use reorderlab_tcp::variant::{self, Variant};
 use reorderlab_tcp::{ReceiverConfig, SenderConfig};
 use reorderlab_traffic::cbr::Cbr;
-use reorderlab_traffic::web::WebParams;
+use reorderlab_traffic::web::{ClosedLoopSession, WebParams};
 use reorderlab_traffic::Transfer;
 
 /// A scenario that validated but cannot be built (reported, never a panic).
@@ -330,7 +330,7 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
                     size_shape: w.object_size_shape,
                     size_cap: None,
                 };
-                params.validate().map_err(|m| err(key.clone(), m))?;
+                let template = ClosedLoopSession::new(params).map_err(|m| err(key.clone(), m))?;
                 let (src, dst) = (node(&w.src, &key)?, node(&w.dst, &key)?);
                 for pair in 0..w.pairs {
                     for session in 0..w.sessions {
@@ -340,7 +340,7 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
                         );
                         web.push(WebSessionState::new(
                             ti as u32,
-                            params,
+                            template.clone(),
                             setup.clone(),
                             src,
                             dst,

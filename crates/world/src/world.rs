@@ -13,7 +13,7 @@ use reorderlab_tcp::cc::CongestionControl;
 use reorderlab_tcp::variant::Variant;
 use reorderlab_tcp::{AckSegment, DataSegment, Receiver, ReceiverConfig, Sender, SenderConfig};
 use reorderlab_traffic::cbr::Cbr;
-use reorderlab_traffic::web::WebParams;
+use reorderlab_traffic::web::{ClosedLoopSession, WebNext};
 use reorderlab_traffic::Transfer;
 use std::collections::BTreeMap;
 
@@ -162,22 +162,17 @@ impl CbrSource {
     }
 }
 
-/// One web session (TCP-PR Section V): pages of objects, each object a
-/// finite TCP transfer. Closed loop, as ns-2's default: the next page is
-/// requested an inter-page time after every object of the current page has
-/// arrived. The first page of each session comes an inter-page draw after
-/// the traffic's start, so sessions do not start in lockstep.
+/// One web session (TCP-PR Section V) in the world: the traffic layer's
+/// closed-loop session decides when pages and objects are requested; each
+/// object becomes a finite TCP flow here.
 pub struct WebSessionState {
     pub traffic: u32,
-    pub params: WebParams,
+    pub session: ClosedLoopSession,
     setup: FlowSetup,
     pub src: NodeId,
     pub dst: NodeId,
     start: Time,
     rng: Rng,
-    /// Objects of the current page not yet requested, and requested but not arrived.
-    pending: u32,
-    outstanding: u32,
     pub objects_started: u64,
     pub objects_completed: u64,
     pub bytes_delivered: u64,
@@ -190,7 +185,7 @@ pub struct WebSessionState {
 impl WebSessionState {
     pub fn new(
         traffic: u32,
-        params: WebParams,
+        session: ClosedLoopSession,
         setup: FlowSetup,
         src: NodeId,
         dst: NodeId,
@@ -199,14 +194,12 @@ impl WebSessionState {
     ) -> Self {
         WebSessionState {
             traffic,
-            params,
+            session,
             setup,
             src,
             dst,
             start,
             rng,
-            pending: 0,
-            outstanding: 0,
             objects_started: 0,
             objects_completed: 0,
             bytes_delivered: 0,
@@ -282,7 +275,7 @@ impl World {
             }
         }
         for (i, w) in web.iter_mut().enumerate() {
-            let first = w.start + w.params.inter_page.sample(&mut w.rng);
+            let first = w.session.first_page(w.start, &mut w.rng);
             q.schedule(first, Event::WebPage(i as u32));
         }
         if sc.measure.from > Time::ZERO {
@@ -411,13 +404,8 @@ impl World {
             }
             Event::WebPage(s) => {
                 let w = &mut self.web[s as usize];
-                w.pending = w.params.sample_objects(&mut w.rng);
-                if w.pending == 0 {
-                    let gap = w.params.inter_page.sample(&mut w.rng);
-                    self.q.schedule(now + gap, Event::WebPage(s));
-                } else {
-                    self.q.schedule(now, Event::WebObject(s));
-                }
+                let next = w.session.on_page(now, &mut w.rng);
+                self.schedule_web(s, next);
             }
             Event::WebObject(s) => self.web_object(now, s),
         }
@@ -442,14 +430,10 @@ impl World {
     fn web_object(&mut self, now: Time, s: u32) {
         let id = self.flows.len() as u32;
         let w = &mut self.web[s as usize];
-        let bytes = w.params.sample_size(&mut w.rng);
-        w.pending = w.pending.saturating_sub(1);
-        w.outstanding += 1;
+        let (bytes, next) = w.session.on_object(now, &mut w.rng);
         w.objects_started += 1;
-        if w.pending > 0 {
-            let gap = w.params.inter_object.sample(&mut w.rng);
-            self.q.schedule(now + gap, Event::WebObject(s));
-        }
+        self.schedule_web(s, next);
+        let w = &self.web[s as usize];
         let mut fl = Flow::new(
             id,
             &w.setup,
@@ -474,12 +458,17 @@ impl World {
         let Some(s) = fl.web_session else { return };
         let took = (now - fl.transfer.start).as_secs_f64();
         let w = &mut self.web[s as usize];
-        w.outstanding = w.outstanding.saturating_sub(1);
         w.objects_completed += 1;
         w.completion_s.push(took);
-        if w.pending == 0 && w.outstanding == 0 {
-            let gap = w.params.inter_page.sample(&mut w.rng);
-            self.q.schedule(now + gap, Event::WebPage(s));
+        let next = w.session.on_object_done(now, &mut w.rng);
+        self.schedule_web(s, next);
+    }
+
+    fn schedule_web(&mut self, s: u32, next: WebNext) {
+        match next {
+            WebNext::Page(t) => self.q.schedule(t, Event::WebPage(s)),
+            WebNext::Object(t) => self.q.schedule(t, Event::WebObject(s)),
+            WebNext::Wait => {}
         }
     }
 
