@@ -130,14 +130,4 @@ impl Link {
         self.tx_cache[0] = (size, rate, t);
         t
     }
-
-    /// Whether the transmitter is busy.
-    pub fn busy(&self) -> bool {
-        self.start_scheduled || !self.queue.is_empty()
-    }
-
-    /// Packets queued, propagating, or being sent.
-    pub fn occupancy(&self) -> usize {
-        self.queue.len() + self.pipe.len()
-    }
 }

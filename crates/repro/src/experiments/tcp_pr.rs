@@ -602,6 +602,20 @@ fn spacing_at_least_k(r: &Results) -> (String, Verdict) {
     (format!("alpha = 0.99: the smallest mean spacing over the long-path probabilities is {min:.0} short-path RTTs; log(beta)/-log(alpha) = {k:.0}"), v)
 }
 
+/// Claims shared by both panels of a figure.
+const PR_FLAT_IN_K: Claim = Claim {
+    paper: "\"the throughput achieved by TCP-PR is nearly independent of the number of packet swaps\" (tcp-pr.txt:295)",
+    check: pr_flat_in_k,
+};
+const ALL_EQUAL_SINGLE_PATH: Claim = Claim {
+    paper: "\"for epsilon = 500 (single-path routing), all methods achieve the same throughput\" (tcp-pr.txt:313)",
+    check: all_equal_single_path,
+};
+const OTHERS_COLLAPSE: Claim = Claim {
+    paper: "\"For epsilon = 0 ... most protocols other than TCP-PR suffer drastic decreases in throughput\" (tcp-pr.txt:313)",
+    check: others_collapse_at_zero,
+};
+
 /// Every TCP-PR experiment.
 pub fn experiments() -> Vec<Experiment> {
     let mut v = vec![
@@ -611,7 +625,7 @@ pub fn experiments() -> Vec<Experiment> {
             "TCP-PR Fig. 13 (left)",
             vec![
                 Claim { paper: "\"even TCP-SACK ... achieves a throughput that is merely 1.5% smaller than the other algorithms\" (tcp-pr.txt:295)", check: sack_close_to_others },
-                Claim { paper: "\"the throughput achieved by TCP-PR is nearly independent of the number of packet swaps\" (tcp-pr.txt:295)", check: pr_flat_in_k },
+                PR_FLAT_IN_K,
             ],
         ),
         swaps(
@@ -620,7 +634,7 @@ pub fn experiments() -> Vec<Experiment> {
             "TCP-PR Fig. 13 (right)",
             vec![
                 Claim { paper: "\"most methods only achieve a throughput that is 25% smaller than TCP-PR and TD-FR\" (tcp-pr.txt:295)", check: most_methods_25pct_below_pr },
-                Claim { paper: "\"the throughput achieved by TCP-PR is nearly independent of the number of packet swaps\" (tcp-pr.txt:295)", check: pr_flat_in_k },
+                PR_FLAT_IN_K,
             ],
         ),
         multipath(
@@ -628,8 +642,8 @@ pub fn experiments() -> Vec<Experiment> {
             "pr-fig15-10ms",
             "TCP-PR Fig. 15 (left)",
             vec![
-                Claim { paper: "\"for epsilon = 500 (single-path routing), all methods achieve the same throughput\" (tcp-pr.txt:313)", check: all_equal_single_path },
-                Claim { paper: "\"For epsilon = 0 ... most protocols other than TCP-PR suffer drastic decreases in throughput\" (tcp-pr.txt:313)", check: others_collapse_at_zero },
+                ALL_EQUAL_SINGLE_PATH,
+                OTHERS_COLLAPSE,
                 Claim { paper: "\"TD-FR and TCP-DCR ... still achieve a reasonable throughput for small values of epsilon when the propagation delay is small\" (tcp-pr.txt:313)", check: tdfr_dcr_reasonable_small_delay },
             ],
         ),
@@ -638,8 +652,8 @@ pub fn experiments() -> Vec<Experiment> {
             "pr-fig15-60ms",
             "TCP-PR Fig. 15 (right)",
             vec![
-                Claim { paper: "\"for epsilon = 500 (single-path routing), all methods achieve the same throughput\" (tcp-pr.txt:313)", check: all_equal_single_path },
-                Claim { paper: "\"For epsilon = 0 ... most protocols other than TCP-PR suffer drastic decreases in throughput\" (tcp-pr.txt:313)", check: others_collapse_at_zero },
+                ALL_EQUAL_SINGLE_PATH,
+                OTHERS_COLLAPSE,
                 Claim { paper: "\"TD-FR and TCP-DCR still suffer a large decrease in throughput when the propagation delay is increased\" (tcp-pr.txt:313)", check: tdfr_dcr_suffer_long_delay },
             ],
         ),
