@@ -12,6 +12,7 @@ the median wall time of each, their ratio, and the goodputs. See README.md.
 """
 
 import argparse
+import csv
 import json
 import os
 import shutil
@@ -82,21 +83,26 @@ def run_ns3(flows, duration, measure_from):
 
 
 def run_reorderlab(binary, scenario, duration, measure_from):
+    # A one-run sweep rather than `run`: summary.json holds no wall time (its
+    # files are byte-identical from run to run), a sweep's timing.csv does,
+    # at full precision. The report is the run file's.
     out = tempfile.mkdtemp(prefix="rl-ns3-bench-")
     try:
-        cmd = [binary, "run", scenario, "--quiet", "--out", out,
+        cmd = [binary, "sweep", scenario, "--quiet", "--jobs", "1", "--out", out,
                "--set", f"duration={_time(duration)}",
                "--set", f"measure.from={_time(measure_from)}"]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             log(r.stdout + r.stderr)
-            sys.exit(f"reorderlab run failed: {' '.join(cmd)}")
-        with open(os.path.join(out, "summary.json")) as f:
-            d = json.load(f)
+            sys.exit(f"reorderlab sweep failed: {' '.join(cmd)}")
+        with open(os.path.join(out, "timing.csv"), newline="") as f:
+            (row,) = list(csv.DictReader(f))
+        with open(os.path.join(out, "runs", row["id"] + ".json")) as f:
+            d = json.load(f)["report"]
     finally:
         shutil.rmtree(out, ignore_errors=True)
     fl = d["flows"]
-    return {"wall_s": d["wall_s"], "goodput_bps": [x["goodput_bps"] for x in fl],
+    return {"wall_s": float(row["wall_s"]), "goodput_bps": [x["goodput_bps"] for x in fl],
             "bytes_delivered": [x["bytes_delivered"] for x in fl],
             "retransmissions": sum(x["retransmissions"] for x in fl)}
 

@@ -18,12 +18,15 @@ brackets, braces or quotes: --grid 'topology.access_delays=[\"1ms\", \"2ms\"],[\
 
 Output directory:
   runs/<id>.json   one file per finished run (id = FNV-1a 64 of the scenario after overrides)
-  results.csv      one row per run: run, id, the swept keys, seed, metrics aggregated over flows, wall_s last
+  runs/<id>.wall   its wall-clock seconds
+  results.csv      one row per run: run, id, the swept keys, seed, metrics aggregated over flows
   flows.csv        one row per run and flow: run, id, the swept keys, seed, the columns of `run`'s flows.csv
+  timing.csv       one row per run: run, id, events, wall_s (wall-clock seconds; empty if runs/<id>.wall is missing)
   sweep.json       the plan and every run's overrides
 
 Rerunning the same command after an interruption runs only the missing runs. \
-The tables are the same whatever --jobs is, except results.csv's wall_s column.";
+Every file is byte-identical whatever --jobs is and however often the sweep was \
+interrupted, except timing.csv and the .wall files: they hold the wall-clock times.";
 
 #[derive(Args)]
 pub struct SweepArgs {
@@ -114,9 +117,10 @@ pub fn run(a: SweepArgs) -> ExitCode {
             started.elapsed().as_secs_f64()
         );
         outln!(
-            "wrote {} and {}",
+            "wrote {}, {} and {}",
             dir.join("results.csv").display(),
-            dir.join("flows.csv").display()
+            dir.join("flows.csv").display(),
+            dir.join("timing.csv").display()
         );
     }
     ExitCode::SUCCESS

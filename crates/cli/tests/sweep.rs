@@ -1,6 +1,7 @@
-//! `reorderlab sweep` and `reorderlab bench` end to end: identical tables
-//! whatever --jobs is, kill-and-resume with exactly one row per run and no
-//! finished run redone, clear errors for bad grids, and the bench's output.
+//! `reorderlab sweep` and `reorderlab bench` end to end: byte-identical
+//! tables and run files whatever --jobs is (wall times only in timing.csv),
+//! kill-and-resume with exactly one row per run, no finished run redone and
+//! a complete timing.csv, clear errors for bad grids, and the bench's output.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -89,16 +90,60 @@ fn temporaries(out: &Path) -> Vec<String> {
     v
 }
 
-/// results.csv without its last column (wall_s, the one that differs between sweeps).
-fn without_wall(csv: &str) -> String {
-    csv.lines()
-        .map(|l| {
-            let (rest, last) = l.rsplit_once(',').unwrap();
-            assert!(last == "wall_s" || last.parse::<f64>().is_ok(), "{l}");
-            rest.to_string()
+/// The run files in DIR/runs (name -> bytes), temporaries and wall files excluded.
+fn run_file_bytes(out: &Path) -> BTreeMap<String, Vec<u8>> {
+    run_files(out)
+        .into_keys()
+        .map(|name| {
+            let bytes = std::fs::read(out.join("runs").join(&name)).unwrap();
+            (name, bytes)
         })
-        .collect::<Vec<_>>()
-        .join("\n")
+        .collect()
+}
+
+/// timing.csv's rows as (run, id, events, wall_s), checking its header.
+fn timing_rows(out: &Path) -> Vec<(usize, String, u64, Option<f64>)> {
+    let text = std::fs::read_to_string(out.join("timing.csv")).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("run,id,events,wall_s"), "{text}");
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            assert_eq!(f.len(), 4, "{l}");
+            let wall = (!f[3].is_empty()).then(|| f[3].parse::<f64>().unwrap());
+            (
+                f[0].parse().unwrap(),
+                f[1].to_string(),
+                f[2].parse().unwrap(),
+                wall,
+            )
+        })
+        .collect()
+}
+
+/// timing.csv agrees with results.csv: one row per run, in the same order,
+/// with the same ids and event counts; and results.csv has no wall time.
+fn check_timing(out: &Path, results: &str) {
+    let header: Vec<&str> = results.lines().next().unwrap().split(',').collect();
+    assert!(!header.iter().any(|c| c.contains("wall")), "{header:?}");
+    let events = header.iter().position(|&c| c == "events").unwrap();
+    let expected: Vec<(usize, String, u64)> = results
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[0].parse().unwrap(),
+                f[1].to_string(),
+                f[events].parse().unwrap(),
+            )
+        })
+        .collect();
+    let got: Vec<(usize, String, u64)> = timing_rows(out)
+        .into_iter()
+        .map(|(run, id, ev, _)| (run, id, ev))
+        .collect();
+    assert_eq!(got, expected);
 }
 
 /// The `run` column of results.csv.
@@ -134,15 +179,26 @@ fn jobs_1_and_jobs_2_give_byte_identical_tables() {
         assert!(text(&o.stdout).contains("8 runs"), "{}", text(&o.stdout));
         let results = std::fs::read_to_string(out.join("results.csv")).unwrap();
         let flows = std::fs::read_to_string(out.join("flows.csv")).unwrap();
-        tables.push((results, flows));
+        check_timing(&out, &results);
+        let timing = timing_rows(&out);
+        assert!(
+            timing.iter().all(|t| t.3.is_some_and(|w| w > 0.0)),
+            "{timing:?}"
+        );
+        let runs = run_file_bytes(&out);
+        assert_eq!(runs.len(), 8);
+        for (name, bytes) in &runs {
+            assert!(!text(bytes).contains("wall"), "{name} holds a wall time");
+        }
+        tables.push((results, flows, runs));
     }
-    let (r1, f1) = &tables[0];
-    let (r2, f2) = &tables[1];
+    let (r1, f1, runs1) = &tables[0];
+    let (r2, f2, runs2) = &tables[1];
     assert_eq!(f1, f2, "flows.csv differs between --jobs 1 and --jobs 2");
-    assert_eq!(
-        without_wall(r1),
-        without_wall(r2),
-        "results.csv differs beyond wall_s"
+    assert_eq!(r1, r2, "results.csv differs between --jobs 1 and --jobs 2");
+    assert!(
+        runs1 == runs2,
+        "run files differ between --jobs 1 and --jobs 2"
     );
     // One row per run, in expansion order: rate slowest, variant, then seeds 3, 4.
     assert_eq!(run_column(r1), (0..8).collect::<Vec<_>>());
@@ -259,6 +315,10 @@ fn a_killed_sweep_resumes_with_exactly_one_row_per_run_and_redoes_nothing() {
         let v: serde_json::Value =
             serde_json::from_slice(&bytes).expect("a run file is whole or absent");
         assert!(v["report"]["events"].as_u64().unwrap() > 0);
+        // Its wall file was written before it.
+        let wall = out.join("runs").join(name.replace(".json", ".wall"));
+        let wall = std::fs::read_to_string(&wall).expect("a run file has its wall file");
+        assert!(wall.trim().parse::<f64>().unwrap() > 0.0, "{wall:?}");
     }
 
     let o = run(&args);
@@ -292,16 +352,29 @@ fn a_killed_sweep_resumes_with_exactly_one_row_per_run_and_redoes_nothing() {
     assert!(ids.iter().all(|id| after.contains_key(id)));
     let flows = std::fs::read_to_string(out.join("flows.csv")).unwrap();
     assert_eq!(flows.lines().count(), 1 + 12 * 4);
+    // timing.csv is complete, the runs finished before the kill included.
+    check_timing(&out, &results);
+    let timing = std::fs::read(out.join("timing.csv")).unwrap();
+    let rows = timing_rows(&out);
+    assert!(
+        rows.iter().all(|t| t.3.is_some_and(|w| w > 0.0)),
+        "{rows:?}"
+    );
 
-    // Once more: nothing to do, same tables.
+    // Once more: nothing to do, the same bytes in every file.
     let o = run(&args);
     assert!(o.status.success());
     assert!(text(&o.stdout).contains("0 run now"), "{}", text(&o.stdout));
     assert_eq!(run_files(&out), after);
     assert_eq!(
-        without_wall(&std::fs::read_to_string(out.join("results.csv")).unwrap()),
-        without_wall(&results)
+        std::fs::read_to_string(out.join("results.csv")).unwrap(),
+        results
     );
+    assert_eq!(
+        std::fs::read_to_string(out.join("flows.csv")).unwrap(),
+        flows
+    );
+    assert_eq!(std::fs::read(out.join("timing.csv")).unwrap(), timing);
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -338,6 +411,22 @@ fn extending_a_grid_reuses_the_runs_it_shares() {
         .map(|l| l.split(',').nth(2).unwrap())
         .collect();
     assert_eq!(rates, ["8Mbps", "10Mbps", "12Mbps"]);
+    check_timing(&out, &results);
+
+    // A run whose wall file is gone is still reused; its timing cell is empty.
+    let timing = timing_rows(&out);
+    assert!(timing.iter().all(|t| t.3.is_some()), "{timing:?}");
+    std::fs::remove_file(out.join("runs").join(format!("{}.wall", timing[1].1))).unwrap();
+    let s = sweep("topology.bottleneck.rate=8Mbps,10Mbps,12Mbps");
+    assert!(s.contains("0 run now") && s.contains("3 reused"), "{s}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.csv")).unwrap(),
+        results
+    );
+    let after = timing_rows(&out);
+    assert_eq!(after[1].3, None, "{after:?}");
+    assert_eq!(after[0], timing[0]);
+    assert_eq!(after[2], timing[2]);
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -101,8 +101,13 @@ pub struct RunReport {
     /// Measurement window, seconds.
     pub measure_from_s: f64,
     pub measure_to_s: f64,
-    /// Wall-clock seconds the run took (the one field that differs between
-    /// two runs of the same scenario and seed).
+    /// Wall-clock seconds the run took. Not serialized: summary.json and a
+    /// sweep's run files hold only what the scenario and seed determine, so
+    /// they are byte-identical from one run to the next (`run` prints this
+    /// on the terminal; a sweep writes it to timing.csv). A `wall_s` key in
+    /// a file written before that is ignored when reading it; the field is
+    /// then 0.
+    #[serde(skip)]
     pub wall_s: f64,
     /// Events processed by the event loop.
     pub events: u64,

@@ -274,9 +274,10 @@ impl Sweep {
     /// Runs the sweep into `dir`. Checks that the world of every run not
     /// already in `dir/runs/` builds (nothing runs otherwise), writes
     /// `sweep.json`, executes those runs on a pool of `opts.jobs` threads
-    /// (each result written atomically as `runs/<id>.json` as soon as it
-    /// finishes), then rebuilds `results.csv` and `flows.csv` from the run
-    /// files. Runs whose scenarios are identical after overrides run once.
+    /// (as soon as a run finishes, its wall time is written atomically as
+    /// `runs/<id>.wall`, then its result as `runs/<id>.json`), then rebuilds
+    /// `results.csv`, `flows.csv` and `timing.csv` from those files. Runs
+    /// whose scenarios are identical after overrides run once.
     pub fn execute(&self, dir: &Path, opts: &Options) -> Result<Outcome, SweepError> {
         // Distinct runs in expansion order; skip those already done.
         let mut seen: HashSet<&str> = HashSet::new();
@@ -368,18 +369,21 @@ impl Sweep {
                         catch_unwind(AssertUnwindSafe(|| reorderlab_world::run(&r.scenario)));
                     let err = match result {
                         Ok(Ok((report, _series))) => {
+                            // The wall file first: a run file never lacks one.
+                            let wall = store::write_wall(dir, &r.id, report.wall_s)
+                                .map_err(|e| (store::wall_path(dir, &r.id), e));
                             let rec = RunRecord {
                                 id: r.id.clone(),
                                 overrides: r.spec.overrides.clone(),
                                 canonical: r.canonical.clone(),
                                 report,
                             };
-                            store::write_record(dir, &rec).err().map(|e| {
-                                format!(
-                                    "cannot write {}: {e}",
-                                    store::record_path(dir, &r.id).display()
-                                )
+                            wall.and_then(|()| {
+                                store::write_record(dir, &rec)
+                                    .map_err(|e| (store::record_path(dir, &r.id), e))
                             })
+                            .err()
+                            .map(|(path, e)| format!("cannot write {}: {e}", path.display()))
                         }
                         Ok(Err(e)) => Some(format!("{}: {}", e.key, e.message)),
                         Err(p) => Some(format!("panicked: {}", panic_message(p.as_ref()))),
@@ -416,10 +420,12 @@ impl Sweep {
         })
     }
 
-    /// Rebuilds `results.csv` and `flows.csv` from the run files, in
-    /// expansion order (each written atomically).
+    /// Rebuilds `results.csv` and `flows.csv` from the run files and
+    /// `timing.csv` from the wall files, in expansion order (each written
+    /// atomically). A missing or unreadable wall file leaves its run's
+    /// `wall_s` cell empty.
     pub fn write_tables(&self, dir: &Path) -> Result<(), SweepError> {
-        let mut records: HashMap<&str, RunRecord> = HashMap::new();
+        let mut records: HashMap<&str, (RunRecord, Option<f64>)> = HashMap::new();
         for r in &self.runs {
             if records.contains_key(r.id.as_str()) {
                 continue;
@@ -431,21 +437,26 @@ impl Sweep {
                     r.spec.index
                 ))
             })?;
-            records.insert(&r.id, rec);
+            records.insert(&r.id, (rec, store::load_wall(dir, &r.id)));
         }
         let rows: Vec<Row<'_>> = self
             .runs
             .iter()
-            .map(|r| Row {
-                spec: &r.spec,
-                id: &r.id,
-                report: &records[r.id.as_str()].report,
+            .map(|r| {
+                let (rec, wall_s) = &records[r.id.as_str()];
+                Row {
+                    spec: &r.spec,
+                    id: &r.id,
+                    report: &rec.report,
+                    wall_s: *wall_s,
+                }
             })
             .collect();
         let keys = self.keys();
         for (name, bytes) in [
             ("results.csv", table::results_csv(&keys, &rows)),
             ("flows.csv", table::flows_csv(&keys, &rows)),
+            ("timing.csv", table::timing_csv(&rows)),
         ] {
             let path = dir.join(name);
             let bytes = bytes.map_err(|e| SweepError::Io(format!("{}: {e}", path.display())))?;

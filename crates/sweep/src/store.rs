@@ -1,4 +1,13 @@
-//! Run files: `DIR/runs/<id>.json`, one per finished run, written atomically.
+//! Run files: `DIR/runs/<id>.json`, one per finished run, written atomically,
+//! and beside each its wall time, `DIR/runs/<id>.wall`.
+//!
+//! A run file holds only what the scenario determines (the report without
+//! its wall time), so it is byte-identical from one sweep to the next. The
+//! wall time is kept apart, as one number in seconds and a newline, so that
+//! timing.csv can be rebuilt for runs finished before an interruption. It is
+//! written before the run file: a run whose run file exists has its wall
+//! file too, unless that was deleted by hand (its timing.csv cell is then
+//! empty).
 
 use reorderlab_metrics::RunReport;
 use serde::{Deserialize, Serialize};
@@ -27,6 +36,24 @@ pub fn runs_dir(dir: &Path) -> PathBuf {
 /// `DIR/runs/<id>.json`.
 pub fn record_path(dir: &Path, id: &str) -> PathBuf {
     runs_dir(dir).join(format!("{id}.json"))
+}
+
+/// `DIR/runs/<id>.wall`: the run's wall-clock seconds.
+pub fn wall_path(dir: &Path, id: &str) -> PathBuf {
+    runs_dir(dir).join(format!("{id}.wall"))
+}
+
+/// Writes run `id`'s wall time atomically (shortest round-trip decimal).
+pub fn write_wall(dir: &Path, id: &str, wall_s: f64) -> io::Result<()> {
+    write_atomic(&wall_path(dir, id), format!("{wall_s}\n").as_bytes())
+}
+
+/// Run `id`'s wall time, if its wall file exists and holds a finite number
+/// of seconds, not negative.
+pub fn load_wall(dir: &Path, id: &str) -> Option<f64> {
+    let text = std::fs::read_to_string(wall_path(dir, id)).ok()?;
+    let s: f64 = text.trim().parse().ok()?;
+    (s.is_finite() && s >= 0.0).then_some(s)
 }
 
 /// The finished run `id` if its file exists, parses, and is for exactly
@@ -137,6 +164,52 @@ mod tests {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names, [format!("{}.json", r.id)]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn run_files_carry_no_wall_time_and_older_files_with_one_still_load() {
+        let d = tmpdir("nowall");
+        let mut r = RunRecord {
+            id: "00000000000000bb".into(),
+            overrides: vec![],
+            canonical: "seed = 1\n".into(),
+            report: RunReport {
+                scenario: "x".into(),
+                seed: 1,
+                events: 10,
+                wall_s: 1.5,
+                ..Default::default()
+            },
+        };
+        write_record(&d, &r).unwrap();
+        let text = std::fs::read_to_string(record_path(&d, &r.id)).unwrap();
+        assert!(!text.contains("wall"), "{text}");
+        r.report.wall_s = 0.0; // not stored, so it reads back as 0
+        assert_eq!(load_record(&d, &r.id, &r.canonical), Some(r.clone()));
+        // A run file written when reports still carried wall_s.
+        let old = text.replace("\"events\": 10,", "\"wall_s\": 0.25,\n    \"events\": 10,");
+        assert_ne!(old, text);
+        std::fs::write(record_path(&d, &r.id), old).unwrap();
+        assert_eq!(load_record(&d, &r.id, &r.canonical), Some(r));
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn wall_files_round_trip_and_bad_ones_read_as_missing() {
+        let d = tmpdir("wall");
+        let id = "00000000000000cc";
+        assert_eq!(load_wall(&d, id), None);
+        write_wall(&d, id, 0.123456789).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(wall_path(&d, id)).unwrap(),
+            "0.123456789\n"
+        );
+        assert_eq!(load_wall(&d, id), Some(0.123456789));
+        for bad in ["", "x\n", "-1\n", "NaN\n", "inf\n"] {
+            std::fs::write(wall_path(&d, id), bad).unwrap();
+            assert_eq!(load_wall(&d, id), None, "{bad:?}");
+        }
         let _ = std::fs::remove_dir_all(&d);
     }
 

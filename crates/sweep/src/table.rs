@@ -1,13 +1,16 @@
-//! The sweep's tables: `results.csv` (one row per run) and `flows.csv` (one
-//! row per run and flow), rebuilt from the run files in expansion order.
+//! The sweep's tables: `results.csv` (one row per run), `flows.csv` (one
+//! row per run and flow) and `timing.csv` (one row per run: its wall time),
+//! rebuilt from the run files in expansion order.
 //!
-//! Both start with the same columns: `run` (the run's index in expansion
-//! order, from 0), `id` (its hash, the run file's name), one column per
-//! swept key (named by the key, holding the value as written on the command
-//! line) and `seed` (the seed the run used; left out when `seed` is itself a
-//! swept key). Every number is written with Rust's shortest round-trip
-//! formatting, so the same runs give byte-identical files; only the last
-//! column of results.csv, `wall_s`, differs between two sweeps.
+//! results.csv and flows.csv start with the same columns: `run` (the run's
+//! index in expansion order, from 0), `id` (its hash, the run file's name),
+//! one column per swept key (named by the key, holding the value as written
+//! on the command line) and `seed` (the seed the run used; left out when
+//! `seed` is itself a swept key). Every number is written with Rust's
+//! shortest round-trip formatting, so the same runs give byte-identical
+//! files. Wall-clock time is in neither: it goes to timing.csv
+//! ([`TIMING_COLUMNS`]); that file and the wall files it is built from are
+//! the only files of a sweep directory that differ between two sweeps.
 
 use crate::grid::RunSpec;
 use reorderlab_metrics::{FlowReport, RunReport};
@@ -29,14 +32,19 @@ pub const RESULT_COLUMNS: &[&str] = &[
     "spurious_timeouts",
     "events",
     "duration_s",
-    "wall_s",
 ];
+
+/// The columns of timing.csv: the run's index and id, the events it
+/// processed, and its wall-clock seconds (empty when its wall file is missing).
+pub const TIMING_COLUMNS: &[&str] = &["run", "id", "events", "wall_s"];
 
 /// One run as the tables see it.
 pub struct Row<'a> {
     pub spec: &'a RunSpec,
     pub id: &'a str,
     pub report: &'a RunReport,
+    /// Wall-clock seconds of the run, from its wall file (timing.csv only).
+    pub wall_s: Option<f64>,
 }
 
 /// Jain's fairness index (Σx)² / (n·Σx²): 1 when all flows get the same, 1/n
@@ -95,7 +103,6 @@ pub fn result_fields(r: &RunReport) -> Vec<String> {
         total(|f| f.spurious_timeouts),
         r.events.to_string(),
         num(r.duration_s),
-        num(r.wall_s),
     ]
 }
 
@@ -109,6 +116,22 @@ pub fn results_csv(keys: &[&str], rows: &[Row<'_>]) -> Result<Vec<u8>, csv::Erro
         let mut f = common_fields(keys, row);
         f.extend(result_fields(row.report));
         w.write_record(&f)?;
+    }
+    w.into_inner().map_err(|e| csv::Error::from(e.into_error()))
+}
+
+/// timing.csv: a header ([`TIMING_COLUMNS`]) and one row per run, in the
+/// order of `rows`.
+pub fn timing_csv(rows: &[Row<'_>]) -> Result<Vec<u8>, csv::Error> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(TIMING_COLUMNS)?;
+    for row in rows {
+        w.write_record([
+            row.spec.index.to_string(),
+            row.id.to_string(),
+            row.report.events.to_string(),
+            row.wall_s.map(num).unwrap_or_default(),
+        ])?;
     }
     w.into_inner().map_err(|e| csv::Error::from(e.into_error()))
 }
@@ -174,7 +197,6 @@ mod tests {
             seed,
             duration_s: 5.0,
             events: 1234,
-            wall_s: 0.25,
             flows: goodputs
                 .iter()
                 .enumerate()
@@ -213,6 +235,7 @@ mod tests {
             spec: &spec,
             id: "00000000deadbeef",
             report: &r,
+            wall_s: Some(0.25),
         }];
         let keys = ["topology.bottleneck.rate"];
         let text = String::from_utf8(results_csv(&keys, &rows).unwrap()).unwrap();
@@ -222,12 +245,16 @@ mod tests {
             header.starts_with("run,id,topology.bottleneck.rate,seed,flows,goodput_bps_sum,"),
             "{header}"
         );
-        assert!(header.ends_with(",events,duration_s,wall_s"), "{header}");
+        assert!(header.ends_with(",events,duration_s"), "{header}");
+        assert!(!text.contains("wall"), "{text}");
         assert_eq!(
             lines.next().unwrap(),
-            "3,00000000deadbeef,10Mbps,9,2,4000000,2000000,0.8,0,0,0,4,2,0,0,0,0,1234,5,0.25"
+            "3,00000000deadbeef,10Mbps,9,2,4000000,2000000,0.8,0,0,0,4,2,0,0,0,0,1234,5"
         );
         assert_eq!(lines.next(), None);
+
+        let text = String::from_utf8(timing_csv(&rows).unwrap()).unwrap();
+        assert_eq!(text, "run,id,events,wall_s\n3,00000000deadbeef,1234,0.25\n");
 
         let text = String::from_utf8(flows_csv(&keys, &rows).unwrap()).unwrap();
         let mut lines = text.lines();
@@ -259,8 +286,38 @@ mod tests {
             spec: &spec,
             id: "x",
             report: &r,
+            wall_s: None,
         }];
         let text = String::from_utf8(results_csv(&["seed"], &rows).unwrap()).unwrap();
         assert!(text.starts_with("run,id,seed,flows,"), "{text}");
+    }
+
+    #[test]
+    fn timing_has_one_row_per_run_and_an_empty_cell_for_a_missing_wall_time() {
+        let specs: Vec<RunSpec> = (0..2)
+            .map(|i| RunSpec {
+                index: i,
+                point: vec![("seed".into(), i.to_string())],
+                seed: None,
+                overrides: vec![],
+            })
+            .collect();
+        let r = report(4, &[1.0]);
+        let rows = [
+            Row {
+                spec: &specs[0],
+                id: "a",
+                report: &r,
+                wall_s: Some(1.5),
+            },
+            Row {
+                spec: &specs[1],
+                id: "b",
+                report: &r,
+                wall_s: None,
+            },
+        ];
+        let text = String::from_utf8(timing_csv(&rows).unwrap()).unwrap();
+        assert_eq!(text, "run,id,events,wall_s\n0,a,1234,1.5\n1,b,1234,\n");
     }
 }
