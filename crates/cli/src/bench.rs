@@ -154,7 +154,7 @@ fn targets(m: &Measurement) -> Vec<Target> {
         .filter(|_| m.peak_packets >= MIN_PACKETS_FOR_MEMORY)
     {
         t.push(Target {
-            what: "< 300 bytes per packet in flight".into(),
+            what: "< 300 bytes per packet in flight (upper bound)".into(),
             measured: format!("{b:.0} B"),
             pass: b < 300.0,
         });

@@ -269,10 +269,8 @@ impl Sender {
         if self.cfg.sack {
             for b in ack.sack_blocks() {
                 let lo = self.seg_above(b.start).max(new_una);
-                let hi = self.seg_below(b.end).min(self.sb.nxt());
-                for s in lo..hi {
-                    newly_sacked += self.sb.mark_sacked(s) as u32;
-                }
+                let hi = self.seg_below(b.end);
+                newly_sacked += self.sb.mark_sacked_range(lo, hi, |_, _| {});
             }
         }
 

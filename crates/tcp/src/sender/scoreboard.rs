@@ -103,6 +103,11 @@ pub struct Scoreboard {
     /// cursor behind [`Scoreboard::kth_highest_sacked`], moved incrementally.
     kth_cursor: u64,
     kth_count: u32,
+    /// The SACKed segments as maximal runs [start, end), sorted: a SACK
+    /// block repeated on every ACK is then walked only where it grew, not
+    /// over its whole length (which made SACK processing O(window) per ACK
+    /// and a large window's recoveries quadratic).
+    sacked_runs: Vec<(u64, u64)>,
 }
 
 impl Scoreboard {
@@ -242,6 +247,49 @@ impl Scoreboard {
 
     /// Marks `seg` SACKed; returns true if newly SACKed.
     pub fn mark_sacked(&mut self, seg: u64) -> bool {
+        self.mark_sacked_range(seg, seg.saturating_add(1), |_, _| {}) == 1
+    }
+
+    /// Marks segments `lo..hi` (clipped to una..nxt) SACKed, calling `f` on
+    /// each one not SACKed before (with its record as it was); returns how
+    /// many. Costs the segments newly SACKed plus the runs the range meets.
+    pub fn mark_sacked_range(
+        &mut self,
+        lo: u64,
+        hi: u64,
+        mut f: impl FnMut(u64, &SegRecord),
+    ) -> u32 {
+        let lo = lo.max(self.una);
+        let hi = hi.min(self.nxt());
+        if lo >= hi {
+            return 0;
+        }
+        // Runs that overlap or touch lo..hi merge with it into one.
+        let first = self.sacked_runs.partition_point(|r| r.1 < lo);
+        let mut last = first;
+        let (mut run_lo, mut run_hi) = (lo, hi);
+        let mut cur = lo;
+        let mut newly = 0;
+        while let Some(&(a, b)) = self.sacked_runs.get(last).filter(|r| r.0 <= hi) {
+            for seg in cur..a.min(hi) {
+                newly += self.mark_one(seg, &mut f) as u32;
+            }
+            cur = cur.max(b);
+            run_lo = run_lo.min(a);
+            run_hi = run_hi.max(b);
+            last += 1;
+        }
+        for seg in cur..hi {
+            newly += self.mark_one(seg, &mut f) as u32;
+        }
+        self.sacked_runs
+            .splice(first..last, std::iter::once((run_lo, run_hi)));
+        newly
+    }
+
+    /// Marks one segment (una <= seg < nxt) SACKed.
+    #[inline]
+    fn mark_one(&mut self, seg: u64, f: &mut impl FnMut(u64, &SegRecord)) -> bool {
         let Some(i) = seg.checked_sub(self.una) else {
             return false;
         };
@@ -251,6 +299,7 @@ impl Scoreboard {
         if r.sacked() {
             return false;
         }
+        f(seg, r);
         r.set_sacked(true);
         self.sacked_out += 1;
         if seg >= self.kth_cursor {
@@ -299,6 +348,12 @@ impl Scoreboard {
             }
             f(self.una, &r);
             self.una += 1;
+        }
+        let una = self.una;
+        let gone = self.sacked_runs.partition_point(|r| r.1 <= una);
+        self.sacked_runs.drain(..gone);
+        if let Some(r) = self.sacked_runs.first_mut() {
+            r.0 = r.0.max(una);
         }
     }
 
@@ -470,7 +525,15 @@ mod kth_tests {
             }
             for (op, x, k) in ops {
                 match op {
-                    0 | 1 => { sb.mark_sacked(sb.una() + x % 64); }
+                    0 => { sb.mark_sacked(sb.una() + x % 64); }
+                    1 => {
+                        let lo = sb.una() + x % 64;
+                        let before = sb.sacked_out();
+                        let mut seen = 0;
+                        let n = sb.mark_sacked_range(lo, lo + u64::from(k) * 3, |_, r| { assert!(!r.sacked()); seen += 1; });
+                        prop_assert_eq!(n, seen);
+                        prop_assert_eq!(sb.sacked_out(), before + n);
+                    }
                     2 => { let to = (sb.una() + x % 8).min(sb.nxt()); sb.advance(to, |_, _| {}); }
                     _ => { sb.push_new(Time::ZERO, 1.0); }
                 }
@@ -483,6 +546,17 @@ mod kth_tests {
                     found
                 };
                 prop_assert_eq!(sb.kth_highest_sacked(k), expect);
+                // The runs are exactly the SACKed records, maximal and sorted.
+                let mut runs: Vec<(u64, u64)> = Vec::new();
+                for (s, r) in sb.iter() {
+                    if r.sacked() {
+                        match runs.last_mut() {
+                            Some(l) if l.1 == s => l.1 = s + 1,
+                            _ => runs.push((s, s + 1)),
+                        }
+                    }
+                }
+                prop_assert_eq!(&sb.sacked_runs, &runs);
             }
         }
     }

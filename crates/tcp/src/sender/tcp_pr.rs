@@ -106,15 +106,9 @@ impl Sender {
             let new_una = self.seg_below(ack.ack).min(self.sb.nxt());
             for b in ack.sack_blocks() {
                 let lo = self.seg_above(b.start).max(new_una);
-                let hi = self.seg_below(b.end).min(self.sb.nxt());
-                for s in lo..hi {
-                    if let Some(r) = self.sb.get(s) {
-                        if !r.sacked() {
-                            acked.push((s, r.last_sent));
-                            self.sb.mark_sacked(s);
-                        }
-                    }
-                }
+                let hi = self.seg_below(b.end);
+                self.sb
+                    .mark_sacked_range(lo, hi, |s, r| acked.push((s, r.last_sent)));
             }
         }
         let una = self.sb.una();
