@@ -11,7 +11,9 @@ use reorderlab_scenario::Scenario;
 use reorderlab_sim::{EventQueue, Rng, Time, TimerSlot, Wake};
 use reorderlab_tcp::cc::CongestionControl;
 use reorderlab_tcp::variant::Variant;
-use reorderlab_tcp::{AckSegment, DataSegment, Receiver, ReceiverConfig, Sender, SenderConfig};
+use reorderlab_tcp::{
+    AckSegment, DataSegment, PackedAck, Receiver, ReceiverConfig, Sender, SenderConfig,
+};
 use reorderlab_traffic::cbr::Cbr;
 use reorderlab_traffic::web::{ClosedLoopSession, WebNext};
 use reorderlab_traffic::Transfer;
@@ -24,7 +26,11 @@ pub enum Payload {
     None,
     /// A data segment and its transmission number (for the ground truth).
     Data(DataSegment, u16),
-    Ack(AckSegment),
+    /// An ACK, packed so that the pool's slots stay small.
+    Ack(PackedAck),
+    /// An ACK too wide to pack (SACK edges 2 GB from its cumulative ACK),
+    /// kept in [`World`]'s side table at this index.
+    WideAck(u32),
     /// A CBR (UDP) packet of source `n`.
     Udp(u32),
 }
@@ -253,6 +259,9 @@ pub struct World {
     series_last: Vec<u64>,
     outs: Vec<NetOutput>,
     segs: Vec<DataSegment>,
+    /// ACKs in flight that [`PackedAck`] cannot hold, and the free slots.
+    wide_acks: Vec<AckSegment>,
+    wide_free: Vec<u32>,
 }
 
 impl World {
@@ -307,6 +316,8 @@ impl World {
             series_last: vec![0; n],
             outs: Vec::with_capacity(64),
             segs: Vec::with_capacity(64),
+            wide_acks: Vec::new(),
+            wide_free: Vec::new(),
         }
     }
 
@@ -508,28 +519,23 @@ impl World {
                 match o {
                     NetOutput::Delivered(id) => {
                         let h = *self.net.pool.header(id);
-                        // The ACK is read in place (it is the largest payload);
-                        // the slot is freed once the sender is done with it.
-                        match self.net.pool.payload(id) {
+                        match *self.net.pool.payload(id) {
                             Payload::Data(seg, k) => {
-                                let (seg, k) = (*seg, *k);
                                 self.net.pool.free(id);
                                 self.on_data_arrival(now, h.flow, &seg, k);
                             }
-                            Payload::Ack(ack) => {
-                                let fl = &mut self.flows[h.flow as usize];
-                                let live = !fl.retired;
-                                if live {
-                                    self.segs.clear();
-                                    fl.sender.on_ack(now, ack, &mut self.segs);
-                                }
+                            Payload::Ack(p) => {
                                 self.net.pool.free(id);
-                                if live {
-                                    self.after_sender(now, h.flow);
-                                }
+                                self.on_ack_arrival(now, h.flow, &p.unpack());
+                            }
+                            Payload::WideAck(i) => {
+                                self.net.pool.free(id);
+                                let ack = self.wide_acks[i as usize];
+                                self.wide_free.push(i);
+                                self.on_ack_arrival(now, h.flow, &ack);
                             }
                             Payload::Udp(i) => {
-                                let c = &mut self.cbrs[*i as usize];
+                                let c = &mut self.cbrs[i as usize];
                                 c.delivered += 1;
                                 c.delivered_bytes += h.size as u64;
                                 self.net.pool.free(id);
@@ -540,9 +546,13 @@ impl World {
                     NetOutput::Dropped(id, _, _) => {
                         let p = self.net.pool.get(id);
                         self.net.pool.free(id);
-                        if let Payload::Data(seg, k) = p.payload {
-                            let fl = &mut self.flows[p.flow as usize];
-                            fl.gt.on_drop(seg.seq / fl.mss as u64, k);
+                        match p.payload {
+                            Payload::Data(seg, k) => {
+                                let fl = &mut self.flows[p.flow as usize];
+                                fl.gt.on_drop(seg.seq / fl.mss as u64, k);
+                            }
+                            Payload::WideAck(i) => self.wide_free.push(i),
+                            _ => {}
                         }
                     }
                 }
@@ -613,11 +623,31 @@ impl World {
         let fl = &self.flows[f as usize];
         let size = ack.wire_bytes();
         let (src, dst) = (fl.dst, fl.src);
-        self.net.send(
-            &mut self.q,
-            now,
-            Packet::new(src, dst, f, size, Payload::Ack(ack)),
-        );
+        let payload = match PackedAck::pack(&ack) {
+            Some(p) => Payload::Ack(p),
+            None => Payload::WideAck(match self.wide_free.pop() {
+                Some(i) => {
+                    self.wide_acks[i as usize] = ack;
+                    i
+                }
+                None => {
+                    self.wide_acks.push(ack);
+                    self.wide_acks.len() as u32 - 1
+                }
+            }),
+        };
+        self.net
+            .send(&mut self.q, now, Packet::new(src, dst, f, size, payload));
+    }
+
+    fn on_ack_arrival(&mut self, now: Time, f: u32, ack: &AckSegment) {
+        let fl = &mut self.flows[f as usize];
+        if fl.retired {
+            return;
+        }
+        self.segs.clear();
+        fl.sender.on_ack(now, ack, &mut self.segs);
+        self.after_sender(now, f);
     }
 
     fn arm_receiver(&mut self, f: u32) {
@@ -765,5 +795,49 @@ impl World {
         }
         out.sort_by_key(|t| t.id);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reorderlab_net::PacketId;
+    use reorderlab_tcp::SackBlock;
+
+    /// An ACK whose SACK block lies 3 GB above its cumulative ACK cannot be
+    /// packed: it travels in the side table and arrives intact.
+    #[test]
+    fn an_ack_too_wide_to_pack_travels_in_the_side_table() {
+        let text = "name = \"w\"\nduration = \"1s\"\n[topology]\nkind = \"dumbbell\"\nbottleneck = { rate = \"10Mbps\", delay = \"10ms\" }\naccess = { rate = \"100Mbps\", delay = \"1ms\" }\n[[flows]]\nvariant = \"sack\"\nbytes = 1460\n";
+        let names = reorderlab_tcp::variant::names();
+        let sc = reorderlab_scenario::parse(text, "t.toml", &[], &names).expect("valid");
+        let mut w = crate::build(&sc).expect("builds");
+        let mut ack = AckSegment {
+            ack: 1000,
+            ..Default::default()
+        };
+        ack.push_sack(SackBlock {
+            start: 3_000_000_000,
+            end: 3_000_001_460,
+        });
+        assert!(PackedAck::pack(&ack).is_none());
+        // The flow has ended: the ACK is delivered and dropped unread.
+        w.flows[0].retired = true;
+        w.send_ack(Time::ZERO, 0, ack);
+        assert_eq!(w.net.pool.live(), 1);
+        match w.net.pool.get(PacketId(0)).payload {
+            Payload::WideAck(i) => assert_eq!(w.wide_acks[i as usize], ack),
+            p => panic!("expected a wide ACK, got {p:?}"),
+        }
+        w.run();
+        assert_eq!(w.net.pool.live(), 0, "delivered and freed");
+        assert_eq!(w.wide_free, vec![0], "its side-table slot is free again");
+    }
+
+    /// Every packet in the pool has a payload slot this large: the packed
+    /// ACK, the discriminant living in a niche of it.
+    #[test]
+    fn a_payload_slot_is_72_bytes() {
+        assert_eq!(std::mem::size_of::<super::Payload>(), 72);
     }
 }
