@@ -111,10 +111,6 @@ pub struct Target {
     pub pass: bool,
 }
 
-/// The bytes-per-packet target is checked only with at least this many
-/// packets alive at the peak.
-const MIN_PACKETS_FOR_MEMORY: u64 = 1000;
-
 const GIB: f64 = (1u64 << 30) as f64;
 const MIB: f64 = (1u64 << 20) as f64;
 
@@ -146,18 +142,6 @@ fn targets(m: &Measurement) -> Vec<Target> {
             }
         }
         _ => {}
-    }
-    // With few packets alive the growth is dominated by fixed allocations
-    // (heap and vectors doubling, page granularity), not by packets.
-    if let Some(b) = m
-        .bytes_per_packet()
-        .filter(|_| m.peak_packets >= MIN_PACKETS_FOR_MEMORY)
-    {
-        t.push(Target {
-            what: "< 300 bytes per packet in flight (upper bound)".into(),
-            measured: format!("{b:.0} B"),
-            pass: b < 300.0,
-        });
     }
     t
 }
@@ -454,6 +438,9 @@ pub fn run(a: BenchArgs) -> ExitCode {
             );
         }
     }
+    // The B/pkt column divides all growth by the peak packets, per-flow
+    // state included (W4: 1000 flows, 8 packets each), so it only bounds
+    // the per-packet cost; the target is checked on the marginal cost.
     if chosen.iter().any(|w| w.name == "W3") {
         match marginal_bytes_per_packet(&exe) {
             Ok((b, p1, p2)) => outln!(
