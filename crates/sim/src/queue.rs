@@ -24,33 +24,19 @@ const SENTINEL: u128 = u128::MAX;
 /// children share cache lines, which makes pops cheaper.
 const D: usize = 4;
 
-/// A priority queue of events of type `E`, earliest first, FIFO among equals.
-pub struct EventQueue<E> {
-    /// The heap in `heap[..n]`, followed by at least `D` sentinel entries
-    /// with the largest key, so every node's children can be read as a full
-    /// group of `D` without a bounds branch.
+/// A 4-ary min-heap of entries: the heap in `heap[..n]`, followed by at
+/// least `D` sentinel entries with the largest key, so every node's children
+/// can be read as a full group of `D` without a bounds branch.
+struct Heap<E> {
     heap: Vec<Entry<E>>,
-    /// Events in the heap.
     n: usize,
-    seq: u64,
-    now: Time,
-    popped: u64,
 }
 
-impl<E: Copy> Default for EventQueue<E> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<E: Copy> EventQueue<E> {
-    pub fn new() -> Self {
-        EventQueue {
-            heap: Vec::with_capacity(1024),
+impl<E: Copy> Heap<E> {
+    fn new(capacity: usize) -> Self {
+        Heap {
+            heap: Vec::with_capacity(capacity),
             n: 0,
-            seq: 0,
-            now: Time::ZERO,
-            popped: 0,
         }
     }
 
@@ -72,21 +58,23 @@ impl<E: Copy> EventQueue<E> {
         unsafe { *self.heap.get_unchecked_mut(i) = e }
     }
 
-    /// Current simulated time: the time of the last popped event.
-    #[inline]
-    pub fn now(&self) -> Time {
-        self.now
+    /// The smallest key, `SENTINEL` when empty.
+    #[inline(always)]
+    fn top_key(&self) -> u128 {
+        if self.n == 0 {
+            SENTINEL
+        } else {
+            self.at(0).key
+        }
     }
 
-    /// Schedules `ev` at `time`; a time in the past is clamped to now.
     #[inline]
-    pub fn schedule(&mut self, time: Time, ev: E) {
-        let time = time.max(self.now);
-        self.seq += 1;
-        let key = ((time.0 as u128) << 64) | self.seq as u128;
-        let e = Entry { key, ev };
+    fn push(&mut self, e: Entry<E>) {
         while self.heap.len() < self.n + 1 + D {
-            self.heap.push(Entry { key: SENTINEL, ev });
+            self.heap.push(Entry {
+                key: SENTINEL,
+                ev: e.ev,
+            });
         }
         self.n += 1;
         self.sift_up(self.n - 1, e);
@@ -109,9 +97,9 @@ impl<E: Copy> EventQueue<E> {
     }
 
     /// Index of the smallest of the `D` children starting at `first` (some
-    /// may be sentinels). Written as selects rather than branches: which child is
-    /// smallest is a coin toss, and mispredicted branches here were half of
-    /// the run's mispredictions.
+    /// may be sentinels). Written as selects rather than branches: which
+    /// child is smallest is a coin toss, and mispredicted branches here were
+    /// half of the run's mispredictions.
     #[inline(always)]
     fn min_child_full(&self, first: usize) -> usize {
         let (k0, k1, k2, k3) = (
@@ -125,17 +113,15 @@ impl<E: Copy> EventQueue<E> {
         first + if b < a { ib } else { ia }
     }
 
-    /// Removes and returns the earliest event, advancing the clock.
+    /// Removes the smallest entry (the heap must not be empty).
     ///
     /// Bottom-up deletion: the hole left at the root moves down to a leaf
     /// along the smallest children without comparing against the element
     /// that will fill it (the last one, which almost always belongs near
     /// the bottom), and that element then sifts up from there.
     #[inline]
-    pub fn pop(&mut self) -> Option<(Time, E)> {
-        if self.n == 0 {
-            return None;
-        }
+    fn pop(&mut self) -> Entry<E> {
+        debug_assert!(self.n > 0);
         self.n -= 1;
         let n = self.n;
         let last = self.at(n);
@@ -146,23 +132,102 @@ impl<E: Copy> EventQueue<E> {
                 ev: last.ev,
             },
         );
-        let top = if n == 0 {
-            last
-        } else {
-            let top = self.at(0);
-            let mut i = 0;
-            loop {
-                let first = D * i + 1;
-                if first >= n {
-                    break;
-                }
-                // Children past `n` are sentinels and never the smallest.
-                let best = self.min_child_full(first);
-                self.put(i, self.at(best));
-                i = best;
+        if n == 0 {
+            return last;
+        }
+        let top = self.at(0);
+        let mut i = 0;
+        loop {
+            let first = D * i + 1;
+            if first >= n {
+                break;
             }
-            self.sift_up(i, last);
-            top
+            // Children past `n` are sentinels and never the smallest.
+            let best = self.min_child_full(first);
+            self.put(i, self.at(best));
+            i = best;
+        }
+        self.sift_up(i, last);
+        top
+    }
+}
+
+/// A priority queue of events of type `E`, earliest first, FIFO among equals.
+///
+/// It keeps two heaps with one sequence counter: events that wait long
+/// (timers, starts, samples; [`EventQueue::schedule_timer`]) apart from the
+/// many short-lived ones (packet arrivals; [`EventQueue::schedule`]). A pop
+/// takes the smaller of the two tops, so the order is exactly that of one
+/// heap, but the frequent events sift through a heap without one pending
+/// timer per flow in it (W3: 74 entries on average, 50 of them timers).
+pub struct EventQueue<E> {
+    main: Heap<E>,
+    timers: Heap<E>,
+    seq: u64,
+    now: Time,
+    popped: u64,
+}
+
+impl<E: Copy> Default for EventQueue<E> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E: Copy> EventQueue<E> {
+    pub fn new() -> Self {
+        EventQueue {
+            main: Heap::new(1024),
+            timers: Heap::new(64),
+            seq: 0,
+            now: Time::ZERO,
+            popped: 0,
+        }
+    }
+
+    /// Current simulated time: the time of the last popped event.
+    #[inline]
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    #[inline(always)]
+    fn entry(&mut self, time: Time, ev: E) -> Entry<E> {
+        let time = time.max(self.now);
+        self.seq += 1;
+        Entry {
+            key: ((time.0 as u128) << 64) | self.seq as u128,
+            ev,
+        }
+    }
+
+    /// Schedules `ev` at `time`; a time in the past is clamped to now.
+    #[inline]
+    pub fn schedule(&mut self, time: Time, ev: E) {
+        let e = self.entry(time, ev);
+        self.main.push(e);
+    }
+
+    /// Schedules `ev` like [`EventQueue::schedule`] (same order), keeping it
+    /// in the heap of long-waiting events: for timers and other events
+    /// scheduled far ahead of the packets around them.
+    #[inline]
+    pub fn schedule_timer(&mut self, time: Time, ev: E) {
+        let e = self.entry(time, ev);
+        self.timers.push(e);
+    }
+
+    /// Removes and returns the earliest event, advancing the clock.
+    #[inline]
+    pub fn pop(&mut self) -> Option<(Time, E)> {
+        let (m, t) = (self.main.top_key(), self.timers.top_key());
+        let top = if m <= t {
+            if m == SENTINEL {
+                return None;
+            }
+            self.main.pop()
+        } else {
+            self.timers.pop()
         };
         let time = Time((top.key >> 64) as u64);
         self.now = time;
@@ -172,14 +237,15 @@ impl<E: Copy> EventQueue<E> {
 
     /// Time of the earliest pending event.
     pub fn peek_time(&self) -> Option<Time> {
-        (self.n > 0).then(|| Time((self.heap[0].key >> 64) as u64))
+        let k = self.main.top_key().min(self.timers.top_key());
+        (k != SENTINEL).then_some(Time((k >> 64) as u64))
     }
 
     pub fn len(&self) -> usize {
-        self.n
+        self.main.n + self.timers.n
     }
     pub fn is_empty(&self) -> bool {
-        self.n == 0
+        self.len() == 0
     }
     /// Events popped so far (stale timer entries included).
     pub fn popped(&self) -> u64 {
@@ -264,16 +330,21 @@ mod tests {
 
     proptest::proptest! {
         /// Pops come out sorted by time, insertion order among ties, for any
-        /// interleaving of pushes and pops.
+        /// interleaving of pushes and pops, whichever of the two heaps
+        /// each event went to.
         #[test]
-        fn pops_are_sorted_and_stable(ops in proptest::collection::vec((0u64..50, proptest::bool::ANY), 1..300)) {
+        fn pops_are_sorted_and_stable(ops in proptest::collection::vec((0u64..50, proptest::bool::ANY, proptest::bool::ANY), 1..300)) {
             let mut q = EventQueue::new();
             let mut model: Vec<(u64, usize)> = Vec::new();
             let mut n = 0usize;
-            for (t, push) in ops {
+            for (t, push, timer) in ops {
                 if push || q.is_empty() {
                     let at = t.max(q.now().0);
-                    q.schedule(Time(at), n);
+                    if timer {
+                        q.schedule_timer(Time(at), n);
+                    } else {
+                        q.schedule(Time(at), n);
+                    }
                     model.push((at, n));
                     n += 1;
                 } else {

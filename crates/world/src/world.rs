@@ -276,22 +276,22 @@ impl World {
         let mut q = EventQueue::new();
         net.start(&mut q);
         for f in &flows {
-            q.schedule(f.transfer.start, Event::Start(f.id));
+            q.schedule_timer(f.transfer.start, Event::Start(f.id));
         }
         for (i, c) in cbrs.iter().enumerate() {
             if let Some(t) = c.gen.send_time(0) {
-                q.schedule(t, Event::Cbr(i as u32));
+                q.schedule_timer(t, Event::Cbr(i as u32));
             }
         }
         for (i, w) in web.iter_mut().enumerate() {
             let first = w.session.first_page(w.start, &mut w.rng);
-            q.schedule(first, Event::WebPage(i as u32));
+            q.schedule_timer(first, Event::WebPage(i as u32));
         }
         if sc.measure.from > Time::ZERO {
-            q.schedule(sc.measure.from, Event::MeasureStart);
+            q.schedule_timer(sc.measure.from, Event::MeasureStart);
         }
         if let Some(iv) = sc.measure.series_interval {
-            q.schedule(iv, Event::Sample);
+            q.schedule_timer(iv, Event::Sample);
         }
         let n = flows.len();
         let nl = net.links.len();
@@ -357,7 +357,7 @@ impl World {
                         fl.sender.on_timer(now, &mut self.segs);
                         self.after_sender(now, f);
                     }
-                    Wake::Rearm(t) => self.q.schedule(t, Event::SenderTimer(f)),
+                    Wake::Rearm(t) => self.q.schedule_timer(t, Event::SenderTimer(f)),
                     Wake::Stale => {}
                 }
             }
@@ -370,7 +370,7 @@ impl World {
                         }
                         self.arm_receiver(f);
                     }
-                    Wake::Rearm(t) => self.q.schedule(t, Event::ReceiverTimer(f)),
+                    Wake::Rearm(t) => self.q.schedule_timer(t, Event::ReceiverTimer(f)),
                     Wake::Stale => {}
                 }
             }
@@ -408,7 +408,7 @@ impl World {
                         Payload::Udp(i),
                     );
                     if let Some(next) = c.gen.send_time(c.gen.sent()) {
-                        self.q.schedule(next, Event::Cbr(i));
+                        self.q.schedule_timer(next, Event::Cbr(i));
                     }
                     self.net.send(&mut self.q, now, p);
                 }
@@ -477,8 +477,8 @@ impl World {
 
     fn schedule_web(&mut self, s: u32, next: WebNext) {
         match next {
-            WebNext::Page(t) => self.q.schedule(t, Event::WebPage(s)),
-            WebNext::Object(t) => self.q.schedule(t, Event::WebObject(s)),
+            WebNext::Page(t) => self.q.schedule_timer(t, Event::WebPage(s)),
+            WebNext::Object(t) => self.q.schedule_timer(t, Event::WebObject(s)),
             WebNext::Wait => {}
         }
     }
@@ -501,7 +501,7 @@ impl World {
                 retransmissions: fl.sender.stats.retransmissions,
             });
         }
-        self.q.schedule(now + iv, Event::Sample);
+        self.q.schedule_timer(now + iv, Event::Sample);
     }
 
     /// Handles what the network reported: deliveries to endpoints and
@@ -615,7 +615,7 @@ impl World {
             );
         }
         if let Some(t) = fl.stimer.set(now, fl.sender.next_wakeup()) {
-            self.q.schedule(t, Event::SenderTimer(f));
+            self.q.schedule_timer(t, Event::SenderTimer(f));
         }
     }
 
@@ -654,7 +654,7 @@ impl World {
         let now = self.q.now();
         let fl = &mut self.flows[f as usize];
         if let Some(t) = fl.rtimer.set(now, fl.receiver.next_wakeup()) {
-            self.q.schedule(t, Event::ReceiverTimer(f));
+            self.q.schedule_timer(t, Event::ReceiverTimer(f));
         }
     }
 
