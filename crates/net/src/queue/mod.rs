@@ -13,8 +13,9 @@ use std::collections::VecDeque;
 pub enum Aqm {
     /// Drop the arriving packet when the queue holds `limit` packets.
     DropTail,
-    /// Random Early Detection (Floyd and Jacobson 1993).
-    Red(Red),
+    /// Random Early Detection (Floyd and Jacobson 1993); boxed, so that a
+    /// drop-tail queue stays small.
+    Red(Box<Red>),
 }
 
 /// A packet queue of at most `limit` packets, not counting the one being
