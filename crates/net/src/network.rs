@@ -389,6 +389,12 @@ impl<P: Copy + Default> Network<P> {
             return;
         };
         let size = self.pool.header(id).size;
+        // On the last link, warm the payload for the endpoint; elsewhere
+        // the hint goes to slot 0 instead (a select, not a branch: which
+        // hop is the last is unpredictable).
+        let last_hop = self.links[lid.0 as usize].to == dst;
+        self.pool
+            .prefetch_payload(PacketId(if last_hop { id.0 } else { 0 }));
         let link = &mut self.links[lid.0 as usize];
         if link.queue.is_empty() && link.paused == 0 && now >= link.busy_until {
             self.transmit(q, now, lid, id, size);

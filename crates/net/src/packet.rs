@@ -131,6 +131,27 @@ impl<P: Copy + Default> Pool<P> {
     pub fn payload(&self, id: PacketId) -> &P {
         &self.payload[id.0 as usize]
     }
+    /// Asks the CPU to bring a payload into cache ahead of its use: the
+    /// network does so when a packet takes its last link, so the endpoint
+    /// finds it there on arrival instead of in memory (payloads are written
+    /// at send time, an RTT before, and a 2 Gbit/s run's packets in flight
+    /// outgrow the cache). A hint only; no effect off x86-64.
+    #[inline(always)]
+    pub fn prefetch_payload(&self, id: PacketId) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(p) = self.payload.get(id.0 as usize) {
+            // SAFETY: prefetching is a hint that never faults; the pointer
+            // is to a live element anyway.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                let p = (p as *const P).cast::<i8>();
+                _mm_prefetch::<_MM_HINT_T0>(p);
+                _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(std::mem::size_of::<P>() - 1));
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = id;
+    }
     /// Packets currently allocated.
     pub fn live(&self) -> usize {
         self.hdr.len() - self.free.len()
