@@ -457,32 +457,31 @@ pub fn run(a: BenchArgs) -> ExitCode {
 /// Memory per packet in flight measured as a slope: the same full 1 Gbit/s
 /// link (W3 without its delay impairment) with its bandwidth-delay-product
 /// queue and with three times that queue holds more packets at the peak and
-/// nothing else more; the difference in peak memory over the difference in
-/// peak packets is what one more packet in flight costs, per-flow state and
+/// nothing else more; the difference in memory growth (peak minus built
+/// resident memory, median of three runs) over the difference in peak
+/// packets is what one more packet in flight costs, per-flow state and
 /// fixed allocations cancelling out.
 fn marginal_bytes_per_packet(exe: &std::path::Path) -> Result<(f64, u64, u64), String> {
     let w = find("W3").ok_or("no W3")?;
-    let base = ["impairments.0.fraction=0", "duration=20s"];
-    let a = measure_with(
-        exe,
-        w,
-        &[base[0], base[1], "topology.bottleneck.queue=4167"],
-    )?;
-    let b = measure_with(
-        exe,
-        w,
-        &[base[0], base[1], "topology.bottleneck.queue=12501"],
-    )?;
-    let (ra, rb) = (
-        a.peak_rss_bytes.ok_or("no VmHWM")?,
-        b.peak_rss_bytes.ok_or("no VmHWM")?,
-    );
-    if b.peak_packets <= a.peak_packets {
+    // Growth after the world is built (peak minus built resident memory),
+    // so that the build's own variation cancels; median of three runs.
+    let growth = |queue: &str| -> Result<(u64, u64), String> {
+        let mut runs = Vec::new();
+        for _ in 0..3 {
+            let m = measure_with(exe, w, &["impairments.0.fraction=0", "duration=20s", queue])?;
+            let (peak, built) = (
+                m.peak_rss_bytes.ok_or("no VmHWM")?,
+                m.built_rss_bytes.ok_or("no VmRSS")?,
+            );
+            runs.push((peak.saturating_sub(built), m.peak_packets));
+        }
+        runs.sort_unstable();
+        Ok(runs[1])
+    };
+    let (ga, pa) = growth("topology.bottleneck.queue=4167")?;
+    let (gb, pb) = growth("topology.bottleneck.queue=12501")?;
+    if pb <= pa {
         return Err("the larger queue held no more packets".into());
     }
-    Ok((
-        rb.saturating_sub(ra) as f64 / (b.peak_packets - a.peak_packets) as f64,
-        a.peak_packets,
-        b.peak_packets,
-    ))
+    Ok((gb.saturating_sub(ga) as f64 / (pb - pa) as f64, pa, pb))
 }
