@@ -87,7 +87,7 @@ impl<E: Copy> Heap<E> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, e: Entry<E>) {
         if self.hole {
             self.hole = false;
