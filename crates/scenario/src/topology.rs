@@ -667,57 +667,18 @@ fn custom_nodes(o: &mut Obj, cx: &mut Ctx) -> (Option<Vec<String>>, Option<Vec<S
 /// Each link as ((name, a, b) when those are valid, spec when valid).
 type LinkParts = (Option<(String, String, String)>, Option<LinkSpec>);
 
+/// The tables of `[[k]]` with their key paths, `None` for an element that
+/// is not a table (see [`walk::each_table`]).
 fn array_of_tables<'a>(
     o: &mut Obj<'a>,
     cx: &mut Ctx,
     k: &'static str,
     required: Option<&str>,
-) -> Option<Vec<(String, Option<&'a Table>)>> {
+) -> Option<Vec<Option<(String, &'a Table)>>> {
     let key = o.key(k);
-    match o.get(k) {
-        None => match required {
-            Some(hint) => {
-                cx.problem(key, format!("required key is missing; {hint}"));
-                None
-            }
-            None => Some(Vec::new()),
-        },
-        Some(Value::Array(a)) if a.is_empty() && required.is_some() => {
-            cx.problem(
-                key.clone(),
-                format!("expected at least one [[{key}]] table, got an empty array"),
-            );
-            None
-        }
-        Some(Value::Array(a)) => Some(
-            a.iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    let path = format!("{key}[{i}]");
-                    match v {
-                        Value::Table(t) => (path, Some(t)),
-                        _ => {
-                            cx.problem(
-                                path.clone(),
-                                format!("expected a table, got {}", describe(v)),
-                            );
-                            (path, None)
-                        }
-                    }
-                })
-                .collect(),
-        ),
-        Some(v) => {
-            cx.problem(
-                key.clone(),
-                format!(
-                    "expected an array of tables ([[{key}]]), got {}",
-                    describe(v)
-                ),
-            );
-            None
-        }
-    }
+    walk::each_table(o, cx, k, required, |t, i, _| {
+        Some((format!("{key}[{i}]"), t))
+    })
 }
 
 /// A node name under key `k` of `o`, checked against `nodes` when known.
@@ -745,8 +706,8 @@ fn custom_links(o: &mut Obj, cx: &mut Ctx, nodes: Option<&NameSpace>) -> Option<
     )?;
     let mut seen: Vec<(String, String)> = Vec::new();
     let mut out = Vec::new();
-    for (path, t) in tables {
-        let Some(t) = t else {
+    for t in tables {
+        let Some((path, t)) = t else {
             out.push((None, None));
             continue;
         };
@@ -808,8 +769,8 @@ fn custom_multipath(
     let mut out = Vec::new();
     let mut seen: Vec<(String, String, String)> = Vec::new();
     let mut ok = true;
-    for (path, t) in tables {
-        let Some(t) = t else {
+    for t in tables {
+        let Some((path, t)) = t else {
             ok = false;
             continue;
         };

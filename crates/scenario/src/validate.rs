@@ -176,47 +176,13 @@ fn flows(
     duration: Option<Time>,
     shape: Option<&Shape>,
 ) -> Option<Vec<Option<FlowSpec>>> {
-    match top.get("flows") {
-        None => {
-            cx.problem(
-                "flows",
-                "required key is missing; expected at least one [[flows]] table, like [[flows]] variant = \"newreno\"",
-            );
-            None
-        }
-        Some(Value::Array(a)) if a.is_empty() => {
-            cx.problem(
-                "flows",
-                "expected at least one [[flows]] table, got an empty array",
-            );
-            None
-        }
-        Some(Value::Array(a)) => Some(
-            a.iter()
-                .enumerate()
-                .map(|(i, v)| match v {
-                    Value::Table(t) => flow(t, i, cx, variants, duration, shape),
-                    _ => {
-                        cx.problem(
-                            format!("flows[{i}]"),
-                            format!("expected a table, got {}", describe(v)),
-                        );
-                        None
-                    }
-                })
-                .collect(),
-        ),
-        Some(v) => {
-            cx.problem(
-                "flows",
-                format!(
-                    "expected an array of tables ([[flows]]), got {}",
-                    describe(v)
-                ),
-            );
-            None
-        }
-    }
+    walk::each_table(
+        top,
+        cx,
+        "flows",
+        Some("expected at least one [[flows]] table, like [[flows]] variant = \"newreno\""),
+        |t, i, cx| flow(t, i, cx, variants, duration, shape),
+    )
 }
 
 /// Sum of `count` over all flows, when every flow is valid and the sum fits.
@@ -554,36 +520,12 @@ fn impairments(
     names: Option<&NameSpace>,
     duration: Option<Time>,
 ) -> Option<Vec<ImpairmentSpec>> {
-    match top.get("impairments") {
-        None => Some(Vec::new()),
-        Some(Value::Array(a)) => a
-            .iter()
-            .enumerate()
-            .map(|(i, v)| match v {
-                Value::Table(t) => impairment(t, i, cx, names, duration),
-                _ => {
-                    cx.problem(
-                        format!("impairments[{i}]"),
-                        format!("expected a table, got {}", describe(v)),
-                    );
-                    None
-                }
-            })
-            // Collect into Vec first so every element is checked.
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect(),
-        Some(v) => {
-            cx.problem(
-                "impairments",
-                format!(
-                    "expected an array of tables ([[impairments]]), got {}",
-                    describe(v)
-                ),
-            );
-            None
-        }
-    }
+    // Every element is checked before the list is refused for one bad one.
+    walk::each_table(top, cx, "impairments", None, |t, i, cx| {
+        impairment(t, i, cx, names, duration)
+    })?
+    .into_iter()
+    .collect()
 }
 
 /// A number in [0, 1] called `what` in messages.
@@ -813,35 +755,11 @@ fn traffic(
     variants: &[&str],
     duration: Option<Time>,
 ) -> Option<Vec<TrafficSpec>> {
-    match top.get("traffic") {
-        None => Some(Vec::new()),
-        Some(Value::Array(a)) => a
-            .iter()
-            .enumerate()
-            .map(|(i, v)| match v {
-                Value::Table(t) => traffic_item(t, i, cx, names, variants, duration),
-                _ => {
-                    cx.problem(
-                        format!("traffic[{i}]"),
-                        format!("expected a table, got {}", describe(v)),
-                    );
-                    None
-                }
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect(),
-        Some(v) => {
-            cx.problem(
-                "traffic",
-                format!(
-                    "expected an array of tables ([[traffic]]), got {}",
-                    describe(v)
-                ),
-            );
-            None
-        }
-    }
+    walk::each_table(top, cx, "traffic", None, |t, i, cx| {
+        traffic_item(t, i, cx, names, variants, duration)
+    })?
+    .into_iter()
+    .collect()
 }
 
 fn traffic_item(

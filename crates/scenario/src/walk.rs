@@ -107,6 +107,62 @@ pub(crate) fn squote(s: &str) -> String {
     format!("'{}'", &q[1..q.len() - 1])
 }
 
+/// Walks the array of tables under key `k` of `o` (`[[k]]`), calling `item`
+/// on each table in order with its index; an element that is not a table is
+/// a problem and yields `None`. The outer `None` means the key itself is
+/// unusable: not an array, or, when `required` gives the hint to print,
+/// missing or empty. Without `required` a missing key is an empty list.
+pub(crate) fn each_table<'a, T>(
+    o: &mut Obj<'a>,
+    cx: &mut Ctx,
+    k: &'static str,
+    required: Option<&str>,
+    mut item: impl FnMut(&'a Table, usize, &mut Ctx) -> Option<T>,
+) -> Option<Vec<Option<T>>> {
+    let key = o.key(k);
+    match o.get(k) {
+        None => match required {
+            Some(hint) => {
+                cx.problem(key, format!("required key is missing; {hint}"));
+                None
+            }
+            None => Some(Vec::new()),
+        },
+        Some(Value::Array(a)) if a.is_empty() && required.is_some() => {
+            cx.problem(
+                key.clone(),
+                format!("expected at least one [[{key}]] table, got an empty array"),
+            );
+            None
+        }
+        Some(Value::Array(a)) => Some(
+            a.iter()
+                .enumerate()
+                .map(|(i, v)| match v {
+                    Value::Table(t) => item(t, i, cx),
+                    _ => {
+                        cx.problem(
+                            format!("{key}[{i}]"),
+                            format!("expected a table, got {}", describe(v)),
+                        );
+                        None
+                    }
+                })
+                .collect(),
+        ),
+        Some(v) => {
+            cx.problem(
+                key.clone(),
+                format!(
+                    "expected an array of tables ([[{key}]]), got {}",
+                    describe(v)
+                ),
+            );
+            None
+        }
+    }
+}
+
 /// A table being walked: records which keys the schema asked for, so that
 /// whatever is left over can be reported as unknown.
 pub(crate) struct Obj<'a> {
