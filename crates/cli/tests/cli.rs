@@ -1,27 +1,9 @@
 //! The `reorderlab` binary end to end: outputs, overrides, and bad input
 //! getting a clear message and exit code 2.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_reorderlab"))
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tmpdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("reorderlab-cli-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).current_dir(repo()).output().expect("runs")
-}
+mod common;
+use common::*;
+use std::path::Path;
 
 const GOOD: &str = r#"
 name = "cli-test"
@@ -46,12 +28,6 @@ link = "bottleneck"
 kind = "loss"
 probability = 0.01
 "#;
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().into_owned()
-}
 
 #[test]
 fn run_writes_summary_json_and_flows_csv_with_the_documented_keys() {

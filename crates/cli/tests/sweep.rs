@@ -3,33 +3,12 @@
 //! kill-and-resume with exactly one row per run, no finished run redone and
 //! a complete timing.csv, clear errors for bad grids, and the bench's output.
 
+mod common;
+use common::*;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::Stdio;
 use std::time::{Duration, Instant, SystemTime};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_reorderlab"))
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn tmpdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("reorderlab-sweep-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).current_dir(repo()).output().expect("runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// Two flows on a lossy dumbbell: a few simulated seconds, with
 /// retransmissions, so the tables have something to differ in.
@@ -56,12 +35,6 @@ link = "bottleneck"
 kind = "loss"
 probability = 0.01
 "#;
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().into_owned()
-}
 
 /// The run files in DIR/runs (name -> modification time), temporaries excluded.
 fn run_files(out: &Path) -> BTreeMap<String, SystemTime> {
