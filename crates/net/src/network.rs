@@ -366,7 +366,7 @@ impl<P: Copy + Default> Network<P> {
         id: PacketId,
     ) {
         let pkt = self.pool.header_mut(id);
-        let dst = pkt.dst;
+        let (dst, size) = (pkt.dst, pkt.size);
         if at == dst {
             self.out.push(NetOutput::Delivered(id));
             return;
@@ -388,14 +388,12 @@ impl<P: Copy + Default> Network<P> {
                 .push(NetOutput::Dropped(id, LinkId(u32::MAX), DropCause::NoRoute));
             return;
         };
-        let size = self.pool.header(id).size;
+        let link = &mut self.links[lid.0 as usize];
         // On the last link, warm the payload for the endpoint; elsewhere
         // the hint goes to slot 0 instead (a select, not a branch: which
         // hop is the last is unpredictable).
-        let last_hop = self.links[lid.0 as usize].to == dst;
         self.pool
-            .prefetch_payload(PacketId(if last_hop { id.0 } else { 0 }));
-        let link = &mut self.links[lid.0 as usize];
+            .prefetch_payload(PacketId(if link.to == dst { id.0 } else { 0 }));
         if link.queue.is_empty() && link.paused == 0 && now >= link.busy_until {
             self.transmit(q, now, lid, id, size);
         } else if !link.queue.offer(now, id, size, link.ptc, &mut link.rng) {
