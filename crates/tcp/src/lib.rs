@@ -14,4 +14,4 @@ pub mod variant;
 pub use packed::PackedAck;
 pub use receiver::{Receiver, ReceiverConfig};
 pub use segment::{AckSegment, DataSegment, SackBlock, Seq, TxKind};
-pub use sender::{RecoveryAlgo, Sender, SenderConfig, SenderStats};
+pub use sender::{Recovery, Sender, SenderConfig, SenderStats};

@@ -3,7 +3,13 @@
 //! `variant` values and what `reorderlab variants` lists.
 
 use crate::cc::{CongestionControl, Reno};
-use crate::sender::{DupthreshPolicy, Ncr, RecoveryAlgo, Sender, SenderConfig, TcpPr};
+use crate::sender::recovery::{NewReno, Rfc6675};
+use crate::sender::spurious::DsackDetector;
+use crate::sender::{
+    loss::{Dcr, TdFr},
+    DupThresh, DupthreshPolicy, LossDetection, Ncr, Recovery, Response, Sender, SenderConfig,
+    Spurious, TcpPr,
+};
 use std::collections::BTreeMap;
 
 /// A numeric parameter a variant accepts in a flow's `params` table.
@@ -26,7 +32,7 @@ pub struct Variant {
     pub description: &'static str,
     /// The paper or RFC it comes from.
     pub source: &'static str,
-    pub recovery: RecoveryAlgo,
+    pub recovery: RecoveryKind,
     /// The flow negotiates SACK (RFC 2018) unless the scenario overrides it.
     pub sack: bool,
     /// The flow negotiates DSACK (RFC 2883) unless the scenario overrides it.
@@ -85,41 +91,66 @@ impl Variant {
             .unwrap_or(f64::NAN)
     }
 
-    /// Builds this variant's sender.
+    /// Builds this variant's sender from its parts.
     pub fn sender(
         &self,
         cfg: SenderConfig,
         cc: CongestionControl,
         params: &BTreeMap<String, f64>,
     ) -> Sender {
-        let mut s = Sender::new(cfg, self.recovery, cc);
-        let r = &mut s.reorder;
-        match self.name {
-            "tcp-pr" | "tcp-pr-basic" => {
-                let pr = TcpPr::new(
+        let recovery = match self.recovery {
+            RecoveryKind::Reno => Recovery::Reno,
+            RecoveryKind::NewReno => Recovery::NewReno(NewReno::default()),
+            RecoveryKind::Sack => Recovery::Sack(Rfc6675::default()),
+            RecoveryKind::Fack => Recovery::Fack(Rfc6675::default()),
+            RecoveryKind::NewRenoSack => Recovery::NewRenoSack(Rfc6675::default()),
+            RecoveryKind::Retransmit => Recovery::Retransmit,
+        };
+        let dt = cfg.dupthresh;
+        let adaptive = |policy| LossDetection::DupThresh(DupThresh::new(dt, policy));
+        let (loss, response) = match self.name {
+            "tcp-pr" | "tcp-pr-basic" => (
+                LossDetection::TcpPr(TcpPr::new(
                     self.param(params, "alpha"),
                     self.param(params, "beta"),
                     self.name == "tcp-pr",
-                );
-                return s.with_tcp_pr(pr);
-            }
-            "ba-inc1" => (r.policy, r.undo) = (DupthreshPolicy::Inc1, true),
-            "ba-incn" => (r.policy, r.undo) = (DupthreshPolicy::IncN, true),
-            "ba-ewma" => {
-                (r.policy, r.undo) = (
-                    DupthreshPolicy::Ewma {
-                        gain: self.param(params, "gain"),
-                    },
-                    true,
-                )
-            }
-            "td-fr" => r.td_fr = true,
-            "tcp-ncr" => s.ncr = Some(Ncr::new(self.param(params, "careful") >= 0.5)),
-            "tcp-dcr" => r.dcr = true,
-            _ => {}
-        }
-        s
+                )),
+                Response::None,
+            ),
+            "ba-inc1" => (adaptive(DupthreshPolicy::Inc1), Response::SlowStartBack),
+            "ba-incn" => (adaptive(DupthreshPolicy::IncN), Response::SlowStartBack),
+            "ba-ewma" => (
+                adaptive(DupthreshPolicy::Ewma {
+                    gain: self.param(params, "gain"),
+                }),
+                Response::SlowStartBack,
+            ),
+            "td-fr" => (LossDetection::TdFr(TdFr::new(dt)), Response::None),
+            "tcp-ncr" => (
+                LossDetection::Ncr(Ncr::new(self.param(params, "careful") >= 0.5, dt)),
+                Response::None,
+            ),
+            "tcp-dcr" => (LossDetection::Dcr(Dcr::new(dt)), Response::None),
+            _ => (adaptive(DupthreshPolicy::Fixed), Response::None),
+        };
+        let spurious = Spurious {
+            dsack: cfg.dsack.then(DsackDetector::default),
+            response,
+        };
+        Sender::new(cfg, loss, recovery, spurious, cc)
     }
+}
+
+/// The recovery algorithm a variant uses (`sender::recovery`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecoveryKind {
+    Reno,
+    NewReno,
+    Sack,
+    Fack,
+    NewRenoSack,
+    /// TCP-PR: no recovery phase; lost segments are resent as the window allows.
+    Retransmit,
 }
 
 /// The EWMA gain of ba-ewma (unstated in the papers; 1/4 chosen here).
@@ -164,7 +195,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "reno",
         description: "fast retransmit and fast recovery, leaves recovery on the first new ACK",
         source: "RFC 5681",
-        recovery: RecoveryAlgo::Reno,
+        recovery: RecoveryKind::Reno,
         sack: false,
         dsack: false,
         params: &[],
@@ -173,7 +204,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "newreno",
         description: "Reno that stays in recovery until all data outstanding at loss is ACKed, retransmitting on partial ACKs",
         source: "RFC 6582",
-        recovery: RecoveryAlgo::NewReno,
+        recovery: RecoveryKind::NewReno,
         sack: false,
         dsack: false,
         params: &[],
@@ -182,7 +213,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "sack",
         description: "conservative SACK-based loss recovery with pipe and NextSeg",
         source: "RFC 6675 (SACK RFC 2018, DSACK RFC 2883)",
-        recovery: RecoveryAlgo::Sack,
+        recovery: RecoveryKind::Sack,
         sack: true,
         dsack: true,
         params: &[],
@@ -191,7 +222,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "fack",
         description: "forward acknowledgment: unSACKed data below the highest SACK counts as left the network",
         source: "Mathis and Mahdavi, SIGCOMM 1996",
-        recovery: RecoveryAlgo::Fack,
+        recovery: RecoveryKind::Fack,
         sack: true,
         dsack: true,
         params: &[],
@@ -200,7 +231,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "newreno-sack",
         description: "RFC 6675 recovery that retransmits at least one segment on every partial ACK",
         source: "Eifel response paper, Section III-A",
-        recovery: RecoveryAlgo::NewRenoSack,
+        recovery: RecoveryKind::NewRenoSack,
         sack: true,
         dsack: true,
         params: &[],
@@ -209,7 +240,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "dsack-nm",
         description: "SACK that detects spurious retransmissions with DSACK and does nothing about them",
         source: "TCP-PR paper Section VI (DSACK-NM); RFC 2883, RFC 3708",
-        recovery: RecoveryAlgo::Sack,
+        recovery: RecoveryKind::Sack,
         sack: true,
         dsack: true,
         params: &[],
@@ -218,7 +249,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "ba-inc1",
         description: "SACK + limited transmit; on a DSACK-detected spurious fast retransmit, undo the cut and raise dupthresh by 1",
         source: "Blanton and Allman 2002, as in TCP-PR Section VI and RR-TCP Section 3",
-        recovery: RecoveryAlgo::Sack,
+        recovery: RecoveryKind::Sack,
         sack: true,
         dsack: true,
         params: &[],
@@ -227,7 +258,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "ba-incn",
         description: "as ba-inc1, but raise dupthresh to one more than the duplicate ACKs the reordered segment caused",
         source: "Blanton and Allman 2002, as in TCP-PR Section VI",
-        recovery: RecoveryAlgo::Sack,
+        recovery: RecoveryKind::Sack,
         sack: true,
         dsack: true,
         params: &[],
@@ -236,7 +267,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "ba-ewma",
         description: "as ba-inc1, but dupthresh is an EWMA of the duplicate ACKs spurious fast retransmits saw",
         source: "Blanton and Allman 2002, as in TCP-PR Sections II and VI",
-        recovery: RecoveryAlgo::Sack,
+        recovery: RecoveryKind::Sack,
         sack: true,
         dsack: true,
         params: EWMA_PARAMS,
@@ -245,7 +276,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "td-fr",
         description: "SACK whose fast retransmit waits max(RTT/2, DT) after the first duplicate ACK",
         source: "Paxson; Blanton and Allman 2002; TCP-PR Section II",
-        recovery: RecoveryAlgo::Sack,
+        recovery: RecoveryKind::Sack,
         sack: true,
         dsack: true,
         params: &[],
@@ -254,7 +285,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "tcp-dcr",
         description: "delayed congestion response: retransmit and cut one RTT after the duplicate-ACK trigger, sending new data meanwhile; any cc",
         source: "Bhandarkar et al. (TCP-DCR); TCP-PR Section II; high-speed paper Section II",
-        recovery: RecoveryAlgo::Sack,
+        recovery: RecoveryKind::Sack,
         sack: true,
         dsack: true,
         params: &[],
@@ -263,7 +294,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "tcp-ncr",
         description: "non-congestion robustness: DupThresh about a flight of SACKed data, Extended Limited Transmit meanwhile; any cc",
         source: "RFC 4653 (TCP-NCR)",
-        recovery: RecoveryAlgo::Sack,
+        recovery: RecoveryKind::Sack,
         sack: true,
         dsack: true,
         params: DCR_PARAMS,
@@ -272,7 +303,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "tcp-pr",
         description: "loss detected only by per-packet timers (mxrtt = beta * srtt), halving to cwnd(n)/2, with extreme-loss handling",
         source: "TCP-PR paper, Section III-B and Table III",
-        recovery: RecoveryAlgo::TcpPr,
+        recovery: RecoveryKind::Retransmit,
         sack: true,
         dsack: true,
         params: PR_PARAMS,
@@ -281,7 +312,7 @@ pub const VARIANTS: &[Variant] = &[
         name: "tcp-pr-basic",
         description: "TCP-PR without extreme-loss handling: never returns to slow start",
         source: "TCP-PR paper, Section III-A and Table I",
-        recovery: RecoveryAlgo::TcpPr,
+        recovery: RecoveryKind::Retransmit,
         sack: true,
         dsack: true,
         params: PR_PARAMS,

@@ -215,6 +215,7 @@ fn setup(v: &'static Variant, spec: &FlowSpec, key: &str) -> Result<FlowSetup, B
             dsack,
             limited_transmit: true,
             dupthresh: spec.dupthresh,
+            ..SenderConfig::default()
         },
         receiver: ReceiverConfig {
             sack,

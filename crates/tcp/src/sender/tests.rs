@@ -12,7 +12,7 @@ struct H {
     now: Time,
 }
 
-fn h(algo: RecoveryAlgo, sack: bool, iw: u32) -> (H, Vec<(u64, TxKind)>) {
+fn h(algo: &str, sack: bool, iw: u32) -> (H, Vec<(u64, TxKind)>) {
     let cfg = SenderConfig {
         mss: MSS as u32,
         initial_window: iw,
@@ -20,7 +20,8 @@ fn h(algo: RecoveryAlgo, sack: bool, iw: u32) -> (H, Vec<(u64, TxKind)>) {
         dsack: sack,
         ..SenderConfig::default()
     };
-    let mut s = Sender::new(cfg, algo, CongestionControl::Reno(Reno));
+    let v = crate::variant::find(algo).unwrap();
+    let mut s = v.sender(cfg, CongestionControl::Reno(Reno), &Default::default());
     let mut out = Vec::new();
     s.start(Time::ZERO, &mut out);
     (H { s, now: Time::ZERO }, segs(&out))
@@ -66,14 +67,14 @@ fn new(range: std::ops::Range<u64>) -> Vec<(u64, TxKind)> {
 
 #[test]
 fn initial_window_is_sent_at_start() {
-    let (_, out) = h(RecoveryAlgo::Reno, false, 4);
+    let (_, out) = h("reno", false, 4);
     assert_eq!(out, new(0..4));
 }
 
 #[test]
 fn limited_transmit_sends_one_new_segment_on_each_of_the_first_two_dupacks() {
     // RFC 3042: cwnd unchanged, one new segment per duplicate ACK, at most two.
-    let (mut t, _) = h(RecoveryAlgo::NewReno, false, 10);
+    let (mut t, _) = h("newreno", false, 10);
     assert_eq!(t.at(10).ack(0, &[]), new(10..11));
     assert_eq!(t.at(11).ack(0, &[]), new(11..12));
     assert_eq!(t.s.cwnd, 10.0, "limited transmit must not change cwnd");
@@ -85,7 +86,7 @@ fn limited_transmit_sends_one_new_segment_on_each_of_the_first_two_dupacks() {
 fn three_dupacks_trigger_fast_retransmit_and_halve_the_window_reno() {
     // RFC 5681 Section 3.2: on the third duplicate ACK, ssthresh = FlightSize / 2
     // (limited-transmit segments left out), retransmit SND.UNA, cwnd = ssthresh + 3.
-    let (mut t, _) = h(RecoveryAlgo::Reno, false, 10);
+    let (mut t, _) = h("reno", false, 10);
     t.at(10).ack(0, &[]);
     t.at(11).ack(0, &[]);
     assert!(!t.s.in_recovery);
@@ -114,7 +115,7 @@ fn three_dupacks_trigger_fast_retransmit_and_halve_the_window_reno() {
 #[test]
 fn newreno_partial_ack_retransmits_next_hole_and_stays_in_recovery() {
     // RFC 6582 Section 3.2 step 5.
-    let (mut t, _) = h(RecoveryAlgo::NewReno, false, 10);
+    let (mut t, _) = h("newreno", false, 10);
     for i in 0..3 {
         t.at(10 + i).ack(0, &[]);
     }
@@ -139,7 +140,7 @@ fn newreno_partial_ack_retransmits_next_hole_and_stays_in_recovery() {
 
 #[test]
 fn reno_leaves_recovery_on_partial_ack_and_needs_new_dupacks() {
-    let (mut t, _) = h(RecoveryAlgo::Reno, false, 10);
+    let (mut t, _) = h("reno", false, 10);
     for i in 0..3 {
         t.at(10 + i).ack(0, &[]);
     }
@@ -154,7 +155,7 @@ fn reno_leaves_recovery_on_partial_ack_and_needs_new_dupacks() {
 #[test]
 fn rfc6675_pipe_and_nextseg() {
     // 10 segments out; segment 0 lost, 1..=3 SACKed one by one.
-    let (mut t, _) = h(RecoveryAlgo::Sack, true, 10);
+    let (mut t, _) = h("sack", true, 10);
     // Each ACK SACKs new data: a duplicate ACK; pipe drops by one, so one new
     // segment may go (RFC 6675 Section 5 step 3, limited transmit by pipe).
     assert_eq!(t.at(10).ack(0, &[(1, 2)]), new(10..11));
@@ -185,7 +186,7 @@ fn rfc6675_pipe_and_nextseg() {
 #[test]
 fn rfc6675_islost_enters_recovery_before_three_dupacks_when_many_segments_are_sacked() {
     // One ACK SACKing three segments above SND.UNA: DupAcks = 1, IsLost(0) true.
-    let (mut t, _) = h(RecoveryAlgo::Sack, true, 10);
+    let (mut t, _) = h("sack", true, 10);
     let out = t.at(10).ack(0, &[(1, 4)]);
     assert_eq!(out.first(), Some(&(0, TxKind::FastRetransmit)));
     assert_eq!(t.s.dupacks, 1);
@@ -194,7 +195,7 @@ fn rfc6675_islost_enters_recovery_before_three_dupacks_when_many_segments_are_sa
 #[test]
 fn fack_enters_recovery_when_fack_is_more_than_dupthresh_above_una() {
     // Segments 0..4 missing, 4 SACKed: fack - una = 5 > 3.
-    let (mut t, _) = h(RecoveryAlgo::Fack, true, 10);
+    let (mut t, _) = h("fack", true, 10);
     let out = t.at(10).ack(0, &[(4, 5)]);
     assert_eq!(out.first(), Some(&(0, TxKind::FastRetransmit)));
     // FACK counts 0 (the retransmission) and 1 (below fack - 3 = 2) as out of
@@ -218,12 +219,12 @@ fn newreno_sack_retransmits_on_every_partial_ack_even_when_pipe_is_full() {
         out
     };
     assert_eq!(
-        run(RecoveryAlgo::Sack),
+        run("sack"),
         vec![],
         "RFC 6675 waits for pipe to fall below cwnd"
     );
     assert_eq!(
-        run(RecoveryAlgo::NewRenoSack),
+        run("newreno-sack"),
         vec![(1, TxKind::Retransmit)],
         "NewReno-SACK retransmits on the partial ACK"
     );
@@ -232,7 +233,7 @@ fn newreno_sack_retransmits_on_every_partial_ack_even_when_pipe_is_full() {
 #[test]
 fn rto_backs_off_exponentially_and_goes_back_to_slow_start() {
     // RFC 6298 Section 5.4-5.6; RFC 5681 eq. 4.
-    let (mut t, _) = h(RecoveryAlgo::NewReno, false, 4);
+    let (mut t, _) = h("newreno", false, 4);
     // First RTT sample: 100 ms; RTO = max(1 s, ...) = 1 s.
     t.at(100).ack(1, &[]);
     assert_eq!(t.s.next_wakeup(), Some(Time::from_millis(1100)));
@@ -261,7 +262,7 @@ fn rto_backs_off_exponentially_and_goes_back_to_slow_start() {
 
 #[test]
 fn karn_rule_skips_samples_from_retransmitted_segments() {
-    let (mut t, _) = h(RecoveryAlgo::NewReno, false, 2);
+    let (mut t, _) = h("newreno", false, 2);
     t.at(100).ack(1, &[]);
     assert_eq!(t.s.rtt.srtt, Some(Time::from_millis(100)));
     // Segment 1..: time out and retransmit, then an ACK 3 s later.
@@ -291,7 +292,7 @@ fn karn_rule_skips_samples_from_retransmitted_segments() {
 
 #[test]
 fn timeout_marks_outstanding_lost_and_goes_back_n() {
-    let (mut t, _) = h(RecoveryAlgo::NewReno, false, 4);
+    let (mut t, _) = h("newreno", false, 4);
     t.at(100).ack(1, &[]);
     // cwnd 5 after one slow-start ACK: 1..6 outstanding (5 segments).
     assert_eq!(t.s.sb.packets_out(), 5);
@@ -306,7 +307,7 @@ fn timeout_marks_outstanding_lost_and_goes_back_n() {
 fn no_fast_retransmit_for_dupacks_below_recover_after_timeout() {
     // RFC 6582 Section 4: after a timeout, duplicate ACKs for data sent before
     // it must not start a fast retransmit.
-    let (mut t, _) = h(RecoveryAlgo::NewReno, false, 6);
+    let (mut t, _) = h("newreno", false, 6);
     t.at(1000).timer();
     for i in 0..4 {
         t.at(1010 + i).ack(0, &[]);
@@ -324,7 +325,11 @@ fn rtt_from_timestamps_uses_tsecr() {
         dsack: false,
         ..SenderConfig::default()
     };
-    let mut s = Sender::new(cfg, RecoveryAlgo::NewReno, CongestionControl::Reno(Reno));
+    let mut s = crate::variant::find("newreno").unwrap().sender(
+        cfg,
+        CongestionControl::Reno(Reno),
+        &Default::default(),
+    );
     let mut out = Vec::new();
     s.start(Time::ZERO, &mut out);
     assert_eq!(out[0].ts_val, Some(Time::ZERO));
@@ -347,7 +352,11 @@ fn finite_transfer_completes_with_a_short_last_segment() {
         initial_window: 4,
         ..SenderConfig::default()
     };
-    let mut s = Sender::new(cfg, RecoveryAlgo::Sack, CongestionControl::Reno(Reno));
+    let mut s = crate::variant::find("sack").unwrap().sender(
+        cfg,
+        CongestionControl::Reno(Reno),
+        &Default::default(),
+    );
     let mut out = Vec::new();
     s.start(Time::ZERO, &mut out);
     assert_eq!(
@@ -370,7 +379,7 @@ fn finite_transfer_completes_with_a_short_last_segment() {
 
 #[test]
 fn receiver_window_limits_new_data() {
-    let (mut t, out) = h(RecoveryAlgo::Sack, true, 10);
+    let (mut t, out) = h("sack", true, 10);
     assert_eq!(out.len(), 10);
     let mut a = AckSegment {
         ack: 2 * MSS,
@@ -390,7 +399,7 @@ fn new_recovery_does_not_resend_a_retransmission_already_in_flight() {
     // Segment 10 is sent during recovery (above RecoveryPoint), deemed lost
     // and retransmitted; a later loss signal at SND.UNA = 10 starts a new
     // recovery (new congestion event) but must not resend segment 10 again.
-    let (mut t, _) = h(RecoveryAlgo::Sack, true, 10);
+    let (mut t, _) = h("sack", true, 10);
     t.at(10).ack(0, &[(1, 4)]);
     assert_eq!(t.s.recover, 10);
     t.at(20).ack(0, &[(1, 10)]);
@@ -415,7 +424,7 @@ fn new_recovery_does_not_resend_a_retransmission_already_in_flight() {
 #[test]
 fn a_timeout_during_fast_recovery_does_not_raise_ssthresh() {
     // RFC 5681 eq. 4 with FlightSize inflated by SACKed data would raise it.
-    let (mut t, _) = h(RecoveryAlgo::Sack, true, 10);
+    let (mut t, _) = h("sack", true, 10);
     t.at(10).ack(0, &[(1, 4)]);
     assert!(t.s.in_recovery);
     let after_fr = t.s.ssthresh;

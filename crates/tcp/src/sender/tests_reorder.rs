@@ -24,6 +24,21 @@ fn sender(name: &str, iw: u32) -> (Sender, Vec<(u64, TxKind)>) {
     (s, segs(&out))
 }
 
+/// The adapted dupthresh of a Blanton-Allman sender.
+fn adapted(s: &Sender) -> f64 {
+    match &s.loss {
+        LossDetection::DupThresh(d) => d.value,
+        _ => panic!("not a dupthresh sender"),
+    }
+}
+
+fn ncr(s: &Sender) -> &Ncr {
+    match &s.loss {
+        LossDetection::Ncr(n) => n,
+        _ => panic!("not an NCR sender"),
+    }
+}
+
 fn segs(out: &[DataSegment]) -> Vec<(u64, TxKind)> {
     out.iter().map(|d| (d.seq / MSS, d.kind)).collect()
 }
@@ -79,7 +94,7 @@ fn spurious_episode(name: &str, extra: u64) -> Sender {
 #[test]
 fn dsack_nm_detects_the_spurious_fast_retransmit_and_changes_nothing() {
     let s = spurious_episode("dsack-nm", 5);
-    assert_eq!(s.reorder.spurious_detected, 1);
+    assert_eq!(s.stats.spurious_detected, 1);
     assert_eq!(s.dupthresh(), 3);
     assert_eq!(
         s.ssthresh, 6.0,
@@ -90,8 +105,8 @@ fn dsack_nm_detects_the_spurious_fast_retransmit_and_changes_nothing() {
 #[test]
 fn ba_inc1_raises_dupthresh_by_one_and_slow_starts_back_to_the_prior_window() {
     let s = spurious_episode("ba-inc1", 5);
-    assert_eq!(s.reorder.spurious_detected, 1);
-    assert_eq!(s.reorder.dupthresh, 4.0);
+    assert_eq!(s.stats.spurious_detected, 1);
+    assert_eq!(adapted(&s), 4.0);
     assert_eq!(
         s.ssthresh, 10.0,
         "ssthresh = cwnd before the cut: slow start back to it"
@@ -103,10 +118,7 @@ fn ba_inc1_raises_dupthresh_by_one_and_slow_starts_back_to_the_prior_window() {
 fn ba_incn_raises_dupthresh_past_the_duplicate_acks_observed() {
     // 7 duplicate ACKs arrived for segment 0 before its original did.
     let s = spurious_episode("ba-incn", 7);
-    assert_eq!(
-        s.reorder.dupthresh, 8.0,
-        "one more than the 7 duplicate ACKs"
-    );
+    assert_eq!(adapted(&s), 8.0, "one more than the 7 duplicate ACKs");
     assert_eq!(
         s.dupthresh(),
         8.min((0.9 * s.cwnd).floor() as u32).max(3),
@@ -117,7 +129,7 @@ fn ba_incn_raises_dupthresh_past_the_duplicate_acks_observed() {
 #[test]
 fn ba_ewma_moves_dupthresh_a_quarter_of_the_way_to_the_observation() {
     let s = spurious_episode("ba-ewma", 7);
-    assert_eq!(s.reorder.dupthresh, 0.75 * 3.0 + 0.25 * 7.0);
+    assert_eq!(adapted(&s), 0.75 * 3.0 + 0.25 * 7.0);
 }
 
 #[test]
@@ -130,20 +142,20 @@ fn a_dsack_for_only_some_retransmissions_is_not_a_spurious_episode() {
     ack(&mut s, 121, nxt, &[], None);
     // A DSACK for segment 0 only (say, a duplicated packet): one of two.
     ack(&mut s, 130, nxt, &[], Some((0, 1)));
-    assert_eq!(s.reorder.spurious_detected, 0);
-    assert_eq!(s.reorder.dupthresh, 3.0);
+    assert_eq!(s.stats.spurious_detected, 0);
+    assert_eq!(adapted(&s), 3.0);
 }
 
 #[test]
 fn timeout_resets_an_adapted_dupthresh() {
     let mut s = spurious_episode("ba-inc1", 5);
-    assert_eq!(s.reorder.dupthresh, 4.0);
+    assert_eq!(adapted(&s), 4.0);
     let mut out = Vec::new();
     s.start(Time::from_millis(131), &mut out); // new data in flight
     let d = s.next_wakeup().unwrap();
     s.on_timer(d, &mut out);
     assert_eq!(s.stats.timeouts, 1);
-    assert_eq!(s.reorder.dupthresh, 3.0);
+    assert_eq!(adapted(&s), 3.0);
 }
 
 #[test]
@@ -179,7 +191,7 @@ fn td_fr_does_nothing_when_the_hole_fills_before_the_wait_ends() {
     ack(&mut s, 112, 1, &[(2, 4)], None);
     ack(&mut s, 114, 1, &[(2, 5)], None);
     ack(&mut s, 130, 5, &[], None); // the reordered segment arrives
-    assert_eq!(s.reorder.td_deadline, None);
+    assert_eq!(s.loss.deadline(), None);
     let mut out = Vec::new();
     s.on_timer(Time::from_millis(160), &mut out);
     assert!(!s.in_recovery);
@@ -191,7 +203,7 @@ fn ncr_dupthresh_is_half_the_flight_and_extended_limited_transmit_keeps_sending(
     let (mut s, _) = sender("tcp-ncr", 20);
     // First SACK: enter Extended Limited Transmit with FlightSizePrev = 20.
     let out = ack(&mut s, 100, 0, &[(1, 2)], None);
-    let n = s.ncr.as_ref().unwrap();
+    let n = ncr(&s);
     assert!(n.active);
     assert_eq!(n.flight_prev, 20);
     // Aggressive: one new segment per segment that left (pipe 19 + 0 <= 19).
@@ -241,7 +253,7 @@ fn ncr_reordering_ends_extended_limited_transmit_without_a_cut() {
     }
     let nxt = s.sb.nxt();
     ack(&mut s, 120, nxt, &[], None);
-    let n = s.ncr.as_ref().unwrap();
+    let n = ncr(&s);
     assert!(!n.active);
     assert_eq!(n.reordering_ends, 1);
     assert_eq!(s.ssthresh, 20.0, "(T.2) ssthresh = FlightSizePrev");

@@ -16,8 +16,8 @@
 //! n, cumulative or SACK; TCP-PR uses SACK blocks (when the receiver sends
 //! them) only to learn which packets arrived, never to infer a loss.
 
-use super::{Sender, TxKind};
-use crate::segment::DataSegment;
+use crate::segment::{AckSegment, TxKind};
+use crate::sender::state::SenderState;
 use reorderlab_sim::Time;
 use std::collections::VecDeque;
 
@@ -79,124 +79,105 @@ impl TcpPr {
             drops_detected: 0,
         }
     }
-}
-
-impl Sender {
-    fn pr(&mut self) -> &mut TcpPr {
-        self.pr.as_mut().expect("TCP-PR state")
-    }
 
     /// Records time(n) for a transmission of n (Table I line 28).
-    pub(super) fn pr_on_send(&mut self, now: Time, seg: u64) {
-        if let Some(pr) = self.pr.as_mut() {
-            pr.sent.push_back((now, seg));
-        }
+    pub fn on_send(&mut self, now: Time, seg: u64) {
+        self.sent.push_back((now, seg));
     }
 
     /// ACK processing (Table III lines 26-38), once per packet acknowledged.
-    pub(super) fn pr_on_ack(
-        &mut self,
-        now: Time,
-        ack: &crate::segment::AckSegment,
-        out: &mut Vec<DataSegment>,
-    ) {
-        let mut acked = std::mem::take(&mut self.pr().acked);
+    pub fn on_ack(&mut self, st: &mut SenderState, now: Time, ack: &AckSegment) {
+        let mut acked = std::mem::take(&mut self.acked);
         acked.clear();
-        if self.cfg.sack {
-            let new_una = self.seg_below(ack.ack).min(self.sb.nxt());
+        if st.cfg.sack {
+            let new_una = st.seg_below(ack.ack).min(st.sb.nxt());
             for b in ack.sack_blocks() {
-                let lo = self.seg_above(b.start).max(new_una);
-                let hi = self.seg_below(b.end);
-                self.sb
+                let lo = st.seg_above(b.start).max(new_una);
+                let hi = st.seg_below(b.end);
+                st.sb
                     .mark_sacked_range(lo, hi, |s, r| acked.push((s, r.last_sent)));
             }
         }
-        let una = self.sb.una();
-        let new_una = self.seg_below(ack.ack).min(self.sb.nxt());
+        let una = st.sb.una();
+        let new_una = st.seg_below(ack.ack).min(st.sb.nxt());
         if new_una > una {
             let mut newest = Time::ZERO;
             let mut retx = false;
-            self.sb.advance(new_una, |s, r| {
+            st.sb.advance(new_una, |s, r| {
                 if !r.sacked() {
                     acked.push((s, r.last_sent));
                 }
                 newest = newest.max(r.last_sent);
                 retx |= r.tx_count > 1;
             });
-            self.retx_cursor = self.retx_cursor.max(new_una);
+            st.retx_cursor = st.retx_cursor.max(new_una);
             // The RFC 6298 estimator is kept for reporting only.
-            let sample = if self.cfg.timestamps {
+            let sample = if st.cfg.timestamps {
                 ack.ts_ecr.map(|e| now - e)
             } else {
                 (!retx).then(|| now - newest)
             };
             if let Some(r) = sample {
-                self.rtt.sample(r);
+                st.rtt.sample(r);
             }
         }
         acked.sort_unstable_by_key(|a| a.0);
         for &(_, sent) in &acked {
-            self.pr_ack_event(now, sent);
+            self.ack_event(st, now, sent);
         }
-        self.pr().acked = acked;
-        self.pr_clean_head();
-        self.transmit(now, out);
+        self.acked = acked;
+        self.clean_head(st);
     }
 
     /// "ack received for packet n" (Table III lines 28-37).
-    fn pr_ack_event(&mut self, now: Time, time_n: Time) {
-        let floor_cwnd = self.cwnd.floor().max(1.0);
-        let memo_empty = self.sb.memo_len() == 0;
-        let pr = self.pr.as_mut().expect("TCP-PR state");
-        if pr.mode == PrMode::Waiting {
+    fn ack_event(&mut self, st: &mut SenderState, now: Time, time_n: Time) {
+        let floor_cwnd = st.cwnd.floor().max(1.0);
+        let memo_empty = st.sb.memo_len() == 0;
+        if self.mode == PrMode::Waiting {
             return;
         }
         // Line 29: srtt = max(alpha^(1/floor(cwnd)) * srtt, time - time(n)) (eq. 2).
         let sample = now - time_n;
-        let decayed = pr
+        let decayed = self
             .srtt
-            .map_or(Time::ZERO, |s| s.mul_f64(pr.alpha.powf(1.0 / floor_cwnd)));
+            .map_or(Time::ZERO, |s| s.mul_f64(self.alpha.powf(1.0 / floor_cwnd)));
         let srtt = decayed.max(sample);
-        pr.srtt = Some(srtt);
+        self.srtt = Some(srtt);
         // Line 30: mxrtt := beta * srtt (eq. 1).
-        pr.mxrtt = srtt.mul_f64(pr.beta);
+        self.mxrtt = srtt.mul_f64(self.beta);
         if memo_empty {
-            pr.cburst = 0;
+            self.cburst = 0;
         }
         // Lines 33-37; the extreme-loss version grows cwnd only while
         // memorize is empty (Section III-B, last paragraph).
-        if memo_empty || !pr.extreme {
-            if pr.mode == PrMode::SlowStart && self.cwnd + 1.0 <= self.ssthresh {
-                self.cwnd += 1.0;
+        if memo_empty || !self.extreme {
+            if self.mode == PrMode::SlowStart && st.cwnd + 1.0 <= st.ssthresh {
+                st.cwnd += 1.0;
             } else {
-                pr.mode = PrMode::CongestionAvoidance;
-                self.cwnd += 1.0 / self.cwnd;
+                self.mode = PrMode::CongestionAvoidance;
+                st.cwnd += 1.0 / st.cwnd;
             }
         }
     }
 
     /// Drops stale entries from the front of the send-time list.
-    fn pr_clean_head(&mut self) {
-        loop {
-            let Some(&(t, seg)) = self.pr.as_ref().and_then(|p| p.sent.front()) else {
-                return;
-            };
-            let live = self
+    fn clean_head(&mut self, st: &SenderState) {
+        while let Some(&(t, seg)) = self.sent.front() {
+            let live = st
                 .sb
                 .get(seg)
                 .is_some_and(|r| !r.sacked() && (!r.lost() || r.retrans()) && r.last_sent == t);
             if live {
                 return;
             }
-            self.pr().sent.pop_front();
+            self.sent.pop_front();
         }
     }
 
     /// When TCP-PR next needs to look at its timers.
-    pub(super) fn pr_next_wakeup(&self) -> Option<Time> {
-        let pr = self.pr.as_ref()?;
-        let head = pr.sent.front().map(|&(t, _)| t + pr.mxrtt);
-        match (head, pr.waituntil) {
+    pub fn next_wakeup(&self) -> Option<Time> {
+        let head = self.sent.front().map(|&(t, _)| t + self.mxrtt);
+        match (head, self.waituntil) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
@@ -204,116 +185,106 @@ impl Sender {
 
     /// Timer processing: the end of a wait (Table III lines 45-50), then every
     /// packet of to-be-ack with time > time(n) + mxrtt is dropped (line 8 on).
-    pub(super) fn pr_on_timer(&mut self, now: Time, out: &mut Vec<DataSegment>) {
-        if self.pr().waituntil.is_some_and(|w| w <= now) {
-            self.pr_end_wait();
+    pub fn on_timer(&mut self, st: &mut SenderState, now: Time) {
+        if self.waituntil.is_some_and(|w| w <= now) {
+            self.end_wait(st);
         }
         loop {
-            self.pr_clean_head();
-            let pr = self.pr();
-            let Some(&(t, seg)) = pr.sent.front() else {
+            self.clean_head(st);
+            let Some(&(t, seg)) = self.sent.front() else {
                 break;
             };
-            if t + pr.mxrtt > now {
+            if t + self.mxrtt > now {
                 break;
             }
-            pr.sent.pop_front();
-            self.pr_drop_detected(now, seg);
+            self.sent.pop_front();
+            self.drop_detected(st, now, seg);
         }
-        self.transmit(now, out);
     }
 
     /// Packet n's timer expired (Table I lines 5-13; Table III lines 8-25
     /// rebuilt from Section III-B).
-    fn pr_drop_detected(&mut self, now: Time, n: u64) {
-        let Some(r) = self.sb.get(n).copied() else {
+    fn drop_detected(&mut self, st: &mut SenderState, now: Time, n: u64) {
+        let Some(r) = st.sb.get(n).copied() else {
             return;
         };
-        self.pr().drops_detected += 1;
+        self.drops_detected += 1;
         // remove(to-be-ack, n); add(to-be-sent, n).
-        if self.sb.mark_lost(n) {
-            self.retx_cursor = self.retx_cursor.min(n);
-        }
+        st.mark_lost(n);
         let was_retransmitted = r.tx_count > 1;
-        let extreme = self.pr().extreme;
-        if self.sb.unmemo(n) {
+        let extreme = self.extreme;
+        if st.sb.unmemo(n) {
             // Other drops in a burst do not halve cwnd again (line 12).
-            let pr = self.pr();
-            pr.cburst += 1;
-            let burst_too_long = pr.cburst as f64 > self.cwnd / 2.0 + 1.0;
-            if extreme && self.pr().mode != PrMode::Waiting && (burst_too_long || was_retransmitted)
-            {
-                self.pr_extreme_loss(now, r.cwnd_at_send as f64);
+            self.cburst += 1;
+            let burst_too_long = self.cburst as f64 > st.cwnd / 2.0 + 1.0;
+            if extreme && self.mode != PrMode::Waiting && (burst_too_long || was_retransmitted) {
+                self.extreme_loss(st, now, r.cwnd_at_send as f64);
             }
             return;
         }
-        if self.pr().mode == PrMode::Waiting {
+        if self.mode == PrMode::Waiting {
             // Drops found while waiting belong to the loss that started the
             // wait; they are resent when it ends.
             return;
         }
-        if extreme && self.cwnd <= 1.0 && self.ssthresh.is_finite() {
+        if extreme && st.cwnd <= 1.0 && st.ssthresh.is_finite() {
             // "If further (new) drops occur while cwnd = 1, instead of
             // dividing cwnd by two we double mxrtt" (Section III-B).
-            self.stats.timeouts += 1;
-            let pr = self.pr();
-            pr.mxrtt = pr.mxrtt * 2;
-            pr.mode = PrMode::Waiting;
-            pr.waituntil = Some(now + pr.mxrtt);
-            self.sb.memorize_to_be_ack();
-            self.tag_pending = Some(TxKind::Timeout);
+            st.stats.timeouts += 1;
+            self.mxrtt = self.mxrtt * 2;
+            self.mode = PrMode::Waiting;
+            self.waituntil = Some(now + self.mxrtt);
+            st.sb.memorize_to_be_ack();
+            st.tag_pending = Some(TxKind::Timeout);
             return;
         }
-        if extreme && (self.cwnd < 4.0 || was_retransmitted) {
-            self.sb.memorize_to_be_ack();
-            self.pr().cburst = 0;
-            self.pr_extreme_loss(now, r.cwnd_at_send as f64);
+        if extreme && (st.cwnd < 4.0 || was_retransmitted) {
+            st.sb.memorize_to_be_ack();
+            self.cburst = 0;
+            self.extreme_loss(st, now, r.cwnd_at_send as f64);
             return;
         }
         // A new drop: memorize := to-be-ack; cwnd := cwnd(n)/2; ssthr := cwnd (lines 8-10).
-        self.sb.memorize_to_be_ack();
-        self.pr().cburst = 0;
-        self.cwnd = (r.cwnd_at_send as f64 / 2.0).max(1.0);
-        self.ssthresh = self.cwnd;
-        self.stats.fast_retransmits += 1;
-        self.tag_pending = Some(TxKind::FastRetransmit);
+        st.sb.memorize_to_be_ack();
+        self.cburst = 0;
+        st.cwnd = (r.cwnd_at_send as f64 / 2.0).max(1.0);
+        st.ssthresh = st.cwnd;
+        st.stats.fast_retransmits += 1;
+        st.tag_pending = Some(TxKind::FastRetransmit);
     }
 
     /// Extreme loss (Section III-B): "sets SSTHRESH to cwnd/2, resets cwnd to
     /// one", mxrtt to at least one second, and waits mxrtt before sending.
     /// ssthr uses cwnd(n) as the halving rule does.
-    fn pr_extreme_loss(&mut self, now: Time, cwnd_n: f64) {
-        self.stats.timeouts += 1;
-        self.ssthresh = (cwnd_n / 2.0).max(2.0);
-        self.cwnd = 1.0;
-        self.tag_pending = Some(TxKind::Timeout);
-        let pr = self.pr();
-        pr.mxrtt = pr.mxrtt.max(EXTREME_MXRTT);
-        pr.mode = PrMode::Waiting;
-        pr.waituntil = Some(now + pr.mxrtt);
+    fn extreme_loss(&mut self, st: &mut SenderState, now: Time, cwnd_n: f64) {
+        st.stats.timeouts += 1;
+        st.ssthresh = (cwnd_n / 2.0).max(2.0);
+        st.cwnd = 1.0;
+        st.tag_pending = Some(TxKind::Timeout);
+        self.mxrtt = self.mxrtt.max(EXTREME_MXRTT);
+        self.mode = PrMode::Waiting;
+        self.waituntil = Some(now + self.mxrtt);
     }
 
     /// time > waituntil (Table III lines 45-50): memorize goes back to
     /// to-be-sent, to-be-ack is emptied, slow start resumes. Packets of
     /// to-be-ack outside memorize are resent too (the table would otherwise
     /// forget them).
-    fn pr_end_wait(&mut self) {
-        self.sb.clear_memo();
-        let (una, nxt) = (self.sb.una(), self.sb.nxt());
+    fn end_wait(&mut self, st: &mut SenderState) {
+        st.sb.clear_memo();
+        let (una, nxt) = (st.sb.una(), st.sb.nxt());
         for s in una..nxt {
-            self.sb.mark_lost(s);
+            st.sb.mark_lost(s);
         }
-        self.retx_cursor = una;
-        let pr = self.pr();
-        pr.sent.clear();
-        pr.mode = PrMode::SlowStart;
-        pr.waituntil = None;
+        st.retx_cursor = una;
+        self.sent.clear();
+        self.mode = PrMode::SlowStart;
+        self.waituntil = None;
     }
 
     /// flush-cwnd's condition: "while cwnd > |to-be-ack|" (Table I line 24).
-    pub(super) fn pr_window_allows(&self) -> bool {
-        let pr = self.pr.as_ref().expect("TCP-PR state");
-        pr.mode != PrMode::Waiting && (self.sb.pipe() as f64) < self.cwnd
+    pub fn window_allows(&self, st: &SenderState) -> bool {
+        self.mode != PrMode::Waiting && (st.sb.pipe() as f64) < st.cwnd
     }
 }
 
@@ -322,8 +293,9 @@ mod tests {
     //! One test per rule of TCP-PR's Tables I and III, with a fake clock.
     use super::*;
     use crate::cc::{CongestionControl, Reno};
+    use crate::segment::DataSegment;
     use crate::segment::{AckSegment, SackBlock};
-    use crate::sender::{SenderConfig, TxKind};
+    use crate::sender::{Sender, SenderConfig};
 
     const MSS: u64 = 1000;
 
@@ -338,12 +310,8 @@ mod tests {
             dsack: true,
             ..SenderConfig::default()
         };
-        let s = Sender::new(
-            cfg,
-            crate::sender::RecoveryAlgo::TcpPr,
-            CongestionControl::Reno(Reno),
-        )
-        .with_tcp_pr(TcpPr::new(0.999, 3.0, extreme));
+        let v = crate::variant::find(if extreme { "tcp-pr" } else { "tcp-pr-basic" }).unwrap();
+        let s = v.sender(cfg, CongestionControl::Reno(Reno), &Default::default());
         H { s }
     }
 
@@ -386,7 +354,10 @@ mod tests {
             (at, self.timer(at))
         }
         fn st(&self) -> &TcpPr {
-            self.s.pr.as_ref().unwrap()
+            match &self.s.loss {
+                crate::sender::loss::LossDetection::TcpPr(p) => p,
+                _ => unreachable!(),
+            }
         }
         /// Grows the window by ACKing each outstanding segment 100 ms after it was sent.
         fn grow_to(&mut self, target: usize) -> u64 {
