@@ -728,7 +728,9 @@ fn show_sent(v: &[Sent]) -> String {
     if v.is_empty() {
         return "none".into();
     }
-    let mut items: Vec<(Option<TxKind>, Vec<(u64, u64)>)> = Vec::new();
+    // Runs of one kind, each a list of inclusive segment ranges.
+    type Run = (Option<TxKind>, Vec<(u64, u64)>);
+    let mut items: Vec<Run> = Vec::new();
     for s in v {
         match items.last_mut() {
             Some((k, rs)) if *k == s.kind => match rs.last_mut() {
