@@ -154,3 +154,30 @@ fn failures_show_expected_and_actual() {
     let f = trace::run(&trace::parse("t.trace", src).unwrap()).unwrap_err();
     assert!(f.to_string().contains("actual:   cwnd=10"), "{f}");
 }
+
+#[test]
+fn relative_times_wildcards_and_alternatives() {
+    let src = "variant reno\noption iw=2 sack=off\n\
+               0ms start -> send 0-1\n\
+               +100ms ack 1 -> send 2 3\n\
+               expect cwnd=3|4 una=1 wakeup=1100ms\n\
+               +0.5ms ack 2 -> *\n\
+               expect cwnd=4\n";
+    let sc = trace::parse("t.trace", src).unwrap();
+    trace::run(&sc).unwrap();
+    // `resend` admits any retransmission kind, never a new segment.
+    let src =
+        "variant reno\noption iw=2 sack=off\n0ms start -> send 0-1\n1000ms timer -> resend 0\n";
+    trace::run(&trace::parse("t.trace", src).unwrap()).unwrap();
+    let src = "variant reno\noption iw=2 sack=off\n0ms start -> resend 0-1\n";
+    assert!(trace::run(&trace::parse("t.trace", src).unwrap()).is_err());
+}
+
+#[test]
+fn wakeup_checks_the_time_before_firing() {
+    let src =
+        "variant reno\noption iw=2 sack=off\n0ms start -> send 0-1\n900ms wakeup -> timeout 0\n";
+    let f = trace::run(&trace::parse("t.trace", src).unwrap()).unwrap_err();
+    assert_eq!(f.line, 4, "{f}");
+    assert!(f.to_string().contains("next_wakeup() = 1000ms"), "{f}");
+}
