@@ -224,23 +224,23 @@ impl Sender {
     ) {
         let st = &mut self.st;
         let acked = (new_una - una) as u32;
-        let mut any_retransmitted = false;
-        let mut newest_sent = Time::ZERO;
-        st.sb.advance(new_una, |_, r| {
-            any_retransmitted |= r.tx_count > 1;
-            newest_sent = newest_sent.max(r.last_sent);
-        });
+        // The segment at the old SND.UNA: its arrival is what advanced the
+        // cumulative ACK (the others were SACKed before, or arrived with it).
+        let first = st.sb.get(una).copied();
+        st.sb.advance(new_una, |_, _| {});
         st.loss_frontier = st.loss_frontier.max(new_una);
         st.retx_cursor = st.retx_cursor.max(new_una);
 
-        // RTT sample: from TSecr (RFC 7323 Section 4.1), else from a segment
-        // never retransmitted (Karn's rule, RFC 6298 Section 3).
+        // RTT sample: from TSecr (RFC 7323 Section 4), else from the segment
+        // that advanced SND.UNA, if it was never retransmitted (Karn's rule,
+        // RFC 6298 Section 3). Timing a segment ACKed only once a hole below
+        // it filled would count its wait behind the hole.
         let sample = if st.cfg.timestamps {
             ack.ts_ecr.map(|e| now - e)
-        } else if !any_retransmitted {
-            Some(now - newest_sent)
         } else {
-            None
+            first
+                .filter(|r| r.tx_count == 1)
+                .map(|r| now - r.first_sent)
         };
         if let Some(r) = sample {
             st.rtt.sample(r);
@@ -256,15 +256,17 @@ impl Sender {
         }
         st.dupacks = 0;
         st.lt_sent = 0;
+        let mut restart_timer = true;
         if st.in_recovery {
             if new_una >= st.recover {
                 self.exit_recovery();
             } else {
                 let dupthresh = self.dupthresh();
-                if self
+                let p = self
                     .recovery
-                    .on_partial_ack(&mut self.st, now, acked, dupthresh, out)
-                {
+                    .on_partial_ack(&mut self.st, now, acked, dupthresh, out);
+                restart_timer = p.restart_timer;
+                if p.exit {
                     self.exit_recovery();
                 }
             }
@@ -278,9 +280,14 @@ impl Sender {
             };
             self.cc.on_ack(&mut st.cwnd, st.ssthresh, &s);
         }
-        // RFC 6298 Section 5.3: restart the timer when new data is ACKed.
+        // RFC 6298 Section 5.3: restart the timer when new data is ACKed
+        // (unless the recovery's own rule says not to).
         let st = &mut self.st;
-        st.rto_deadline = (st.sb.packets_out() > 0).then(|| now + st.rtt.rto());
+        if st.sb.packets_out() == 0 {
+            st.rto_deadline = None;
+        } else if restart_timer {
+            st.rto_deadline = Some(now + st.rtt.rto());
+        }
     }
 
     fn on_dupack(&mut self, now: Time, out: &mut Vec<DataSegment>) {
@@ -291,7 +298,7 @@ impl Sender {
             return;
         }
         self.loss.on_dupack(&self.st, now);
-        if self.st.sb.una() >= self.st.recover
+        if (self.st.sb.una() >= self.st.recover || !self.recovery.guards_recover())
             && self.loss_detected()
             && self.loss.allows_recovery(&self.st, now)
         {
@@ -319,6 +326,7 @@ impl Sender {
         }
         let st = &mut self.st;
         st.stats.fast_retransmits += 1;
+        st.new_epoch();
         st.ssthresh = self.cc.ssthresh_after_loss(now, st.cwnd, flight);
         st.recover = st.sb.nxt();
         st.in_recovery = true;
@@ -371,6 +379,7 @@ impl Sender {
         }
         let st = &mut self.st;
         st.stats.timeouts += 1;
+        st.new_epoch();
         st.after_rto = true;
         if st.rtt.backoff == 0 {
             // ssthresh is reduced once per timeout series, not per back-off.
@@ -393,11 +402,12 @@ impl Sender {
         st.tag_pending = None;
         st.dupacks = 0;
         st.recover = st.sb.nxt();
-        // Everything outstanding and not SACKed is deemed lost; SACK
-        // information is kept (RFC 6675 Section 5.1).
+        // Everything outstanding and not SACKed is deemed lost, and so is
+        // every retransmission in flight; SACK information is kept (RFC 6675
+        // Section 5.1 allows it, Linux does): no SACKed segment is resent.
         let (una, nxt) = (st.sb.una(), st.sb.nxt());
         for s in una..nxt {
-            st.sb.mark_lost(s);
+            st.sb.mark_all_lost(s);
         }
         st.loss_frontier = nxt;
         st.retx_cursor = una;
@@ -426,9 +436,13 @@ impl Sender {
             st.sb.packets_out() - st.sb.sacked_out()
         } as f64;
         let mut cwnd = st.cwnd;
-        if new_data && st.cfg.limited_transmit && !st.in_recovery && !st.cfg.sack {
-            // RFC 3042: up to two extra new segments on the first two duplicate ACKs.
-            // With SACK, pipe already leaves out SACKed segments (RFC 6675 Section 5 step 3).
+        if new_data && st.cfg.limited_transmit && !st.in_recovery && !st.after_rto && !st.cfg.sack {
+            // RFC 3042: up to two extra new segments on the first two
+            // duplicate ACKs. With SACK, pipe already leaves out SACKed
+            // segments (RFC 6675 Section 5 step 3). Not while a timeout's
+            // go-back-N is under way: the duplicate ACKs then answer
+            // retransmissions of data the receiver holds (RFC 5681 Section
+            // 3.1: after an RTO the sender slow-starts from SND.UNA).
             cwnd += st.dupacks.min(2) as f64;
         }
         pipe + 1.0 <= cwnd + 1e-9
@@ -446,26 +460,30 @@ impl Sender {
                     && self.st.can_send_new()
                     && (self.st.dupacks > 0 || self.loss.extended_limited_transmit(&self.st))
                 {
-                    self.st.lt_sent += 1;
                     self.send_new(now, out);
                     continue;
                 }
                 return;
             }
-            // Segments deemed lost are resent in recovery or after a timeout,
-            // never merely because IsLost says so (RFC 6675 Section 5).
-            if self.st.in_recovery || self.st.after_rto || resend_lost {
-                if let Some(s) = self.st.next_lost_to_retransmit() {
-                    self.st.retransmit(now, s, TxKind::Retransmit, out);
-                    continue;
+            // Segments deemed lost are resent in recovery (NextSeg rule 1 in
+            // SACK recovery) or after a timeout, never merely because IsLost
+            // says so (RFC 6675 Section 5).
+            let lost = match self.recovery.rule1(&mut self.st) {
+                Some(rule1) => rule1,
+                None if self.st.in_recovery || self.st.after_rto || resend_lost => {
+                    self.st.next_lost_to_retransmit()
                 }
+                None => None,
+            };
+            if let Some(s) = lost {
+                self.st.retransmit(now, s, TxKind::Retransmit, out);
+                continue;
             }
             if self.st.can_send_new() {
                 self.send_new(now, out);
                 continue;
             }
             if let Some(s) = self.recovery.next_seg_last_resort(&mut self.st) {
-                self.st.sb.mark_lost(s);
                 self.st.retransmit(now, s, TxKind::Retransmit, out);
                 continue;
             }
@@ -474,6 +492,13 @@ impl Sender {
     }
 
     fn send_new(&mut self, now: Time, out: &mut Vec<DataSegment>) {
+        let st = &mut self.st;
+        if st.dupacks > 0 && !st.in_recovery && !st.after_rto {
+            // New data on a duplicate ACK before recovery is limited
+            // transmit (RFC 3042; RFC 6675 Section 5 step 3), whether the
+            // window rule that let it go was RFC 3042's or pipe's.
+            st.lt_sent += 1;
+        }
         self.loss.on_send_new(&self.st);
         self.st.send_new(now, out);
     }

@@ -24,6 +24,10 @@ pub struct SegRecord {
     /// SACKED, LOST, RETRANS and MEMO bits (one byte keeps the record at 24
     /// bytes: the scoreboard holds one per outstanding segment).
     flags: u8,
+    /// Low byte of the sender's retransmission epoch (recoveries and
+    /// timeouts counted) when the segment was last retransmitted: lets the
+    /// sender check that no segment is retransmitted twice in one recovery.
+    pub epoch: u8,
 }
 
 const SACKED: u8 = 1;
@@ -173,25 +177,24 @@ impl Scoreboard {
             cwnd_at_send: cwnd as f32,
             tx_count: 1,
             flags: 0,
+            epoch: 0,
         });
         seg
     }
 
-    /// Records a retransmission of `seg`. A retransmission is always of a
-    /// segment deemed lost: the caller marks it first, so pipe counts the
-    /// retransmission and not the original.
-    pub fn on_retransmit(&mut self, seg: u64, now: Time, cwnd: f64) {
+    /// Records a retransmission of `seg` in retransmission epoch `epoch`. A
+    /// segment deemed lost leaves pipe and its retransmission enters it; a
+    /// segment retransmitted without being deemed lost (RFC 6675 NextSeg rule
+    /// 3 or 4) stays in pipe and its retransmission is counted too: pipe
+    /// counts it twice, as RFC 6675's SetPipe does.
+    pub fn on_retransmit(&mut self, seg: u64, now: Time, cwnd: f64, epoch: u8) {
         let Some(i) = seg.checked_sub(self.una) else {
             return;
         };
         let Some(r) = self.recs.get_mut(i as usize) else {
             return;
         };
-        debug_assert!(r.lost(), "retransmitting a segment not marked lost");
-        if !r.lost() {
-            r.set_lost(true);
-            self.lost_out += 1;
-        }
+        r.epoch = epoch;
         if !r.retrans() {
             r.set_retrans(true);
             self.retrans_out += 1;
@@ -201,8 +204,9 @@ impl Scoreboard {
         r.tx_count = r.tx_count.saturating_add(1);
     }
 
-    /// Marks `seg` lost; returns true if it was not already (and is not SACKed).
-    /// A retransmission that is itself deemed lost stops counting in pipe.
+    /// Marks `seg` lost; returns true if it was not already (and is not
+    /// SACKed). A segment retransmitted before it was deemed lost keeps its
+    /// retransmission in pipe.
     pub fn mark_lost(&mut self, seg: u64) -> bool {
         let Some(i) = seg.checked_sub(self.una) else {
             return false;
@@ -210,15 +214,7 @@ impl Scoreboard {
         let Some(r) = self.recs.get_mut(i as usize) else {
             return false;
         };
-        if r.sacked() {
-            return false;
-        }
-        if r.retrans() {
-            r.set_retrans(false);
-            self.retrans_out -= 1;
-            return true;
-        }
-        if r.lost() {
+        if r.sacked() || r.lost() {
             return false;
         }
         r.set_lost(true);
@@ -226,22 +222,31 @@ impl Scoreboard {
         true
     }
 
-    /// Clears the lost mark of an unretransmitted segment (undo after a
-    /// spurious loss decision).
-    pub fn unmark_lost(&mut self, seg: u64) {
-        let Some(i) = seg.checked_sub(self.una) else {
-            return;
+    /// Deems `seg` and any retransmission of it in flight lost (a timeout,
+    /// or a TCP-PR timer expiry); returns true if anything changed.
+    pub fn mark_all_lost(&mut self, seg: u64) -> bool {
+        let newly = self.mark_lost(seg);
+        let Some(r) = seg
+            .checked_sub(self.una)
+            .and_then(|i| self.recs.get_mut(i as usize))
+        else {
+            return newly;
         };
-        let Some(r) = self.recs.get_mut(i as usize) else {
-            return;
-        };
-        if r.lost() && !r.sacked() {
-            r.set_lost(false);
-            self.lost_out -= 1;
-            if r.retrans() {
-                r.set_retrans(false);
-                self.retrans_out -= 1;
-            }
+        if r.retrans() && !r.sacked() {
+            r.set_retrans(false);
+            self.retrans_out -= 1;
+            return true;
+        }
+        newly
+    }
+
+    /// The first segment at or above `seg` (and below nxt) not SACKed.
+    pub fn first_unsacked_from(&self, seg: u64) -> u64 {
+        let seg = seg.max(self.una);
+        let i = self.sacked_runs.partition_point(|r| r.1 <= seg);
+        match self.sacked_runs.get(i) {
+            Some(&(a, b)) if a <= seg => b,
+            _ => seg,
         }
     }
 
@@ -446,10 +451,6 @@ impl Scoreboard {
             (sacked, lost, retrans),
             (self.sacked_out, self.lost_out, self.retrans_out)
         );
-        assert!(
-            self.recs.iter().all(|r| !r.retrans() || r.lost()),
-            "retrans implies lost"
-        );
     }
 }
 
@@ -475,12 +476,12 @@ mod tests {
         }
         assert_eq!(sb.pipe(), 0);
         // Retransmitting one puts it back into pipe.
-        sb.on_retransmit(0, Time(1), 5.0);
+        sb.on_retransmit(0, Time(1), 5.0, 1);
         assert_eq!(sb.pipe(), 1);
         assert_eq!(sb.get(0).unwrap().tx_count, 2);
         sb.check();
         // The retransmission is lost again: pipe drops, segment stays lost.
-        assert!(sb.mark_lost(0));
+        assert!(sb.mark_all_lost(0));
         assert_eq!(sb.pipe(), 0);
         sb.check();
         // Cumulative ACK of everything.

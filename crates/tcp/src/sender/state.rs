@@ -83,6 +83,10 @@ pub struct SenderStats {
     pub dupacks: u64,
     /// Recoveries found spurious by the spurious-retransmission detector.
     pub spurious_detected: u64,
+    /// Segments retransmitted a second time within one fast recovery, with
+    /// no timeout in between: none of the recovery algorithms should ever
+    /// do this (checked in tests; a debug build asserts it).
+    pub repeated_retransmissions: u64,
 }
 
 /// The state every sender shares (see the module comment).
@@ -128,6 +132,9 @@ pub struct SenderState {
     /// retransmit when SND.UNA's own retransmission was already in flight at
     /// entry, or the first retransmission after a TCP-PR loss event.
     pub tag_pending: Option<TxKind>,
+    /// Retransmission epoch: counts recoveries and timeouts (wrapping); a
+    /// segment's record keeps the epoch of its latest retransmission.
+    pub rtx_epoch: u8,
     pub stats: SenderStats,
 }
 
@@ -152,6 +159,7 @@ impl SenderState {
             retransmitted_this_ack: false,
             lt_sent: 0,
             tag_pending: None,
+            rtx_epoch: 0,
             stats: SenderStats::default(),
             cfg,
         }
@@ -208,6 +216,18 @@ impl SenderState {
         }
     }
 
+    /// Deems `seg` and any retransmission of it in flight lost.
+    pub fn mark_all_lost(&mut self, seg: u64) {
+        if self.sb.mark_all_lost(seg) {
+            self.retx_cursor = self.retx_cursor.min(seg);
+        }
+    }
+
+    /// A new retransmission epoch: a recovery begins or a timeout fires.
+    pub fn new_epoch(&mut self) {
+        self.rtx_epoch = self.rtx_epoch.wrapping_add(1);
+    }
+
     /// Lowest segment marked lost whose retransmission is not in flight.
     pub fn next_lost_to_retransmit(&mut self) -> Option<u64> {
         let mut s = self.retx_cursor.max(self.sb.una());
@@ -254,7 +274,14 @@ impl SenderState {
             }
             _ => kind,
         };
-        self.sb.on_retransmit(seg, now, self.cwnd);
+        if self.in_recovery {
+            let r = self.sb.get(seg).expect("checked above");
+            if r.tx_count > 1 && r.epoch == self.rtx_epoch {
+                self.stats.repeated_retransmissions += 1;
+                debug_assert!(false, "segment {seg} retransmitted twice in one recovery");
+            }
+        }
+        self.sb.on_retransmit(seg, now, self.cwnd, self.rtx_epoch);
         self.retransmitted_this_ack = true;
         self.stats.retransmissions += 1;
         self.emit(now, seg, kind, out);

@@ -164,23 +164,26 @@ fn rfc6675_pipe_and_nextseg() {
     // Third SACKed segment: IsLost(0) and DupAcks = 3; enter recovery.
     let out = t.at(12).ack(0, &[(1, 4)]);
     assert_eq!(out[0], (0, TxKind::FastRetransmit));
-    assert_eq!(t.s.ssthresh, 6.0, "FlightSize 12 / 2");
-    assert_eq!(t.s.cwnd, 6.0, "cwnd = ssthresh on entry (step 4.2)");
+    assert_eq!(
+        t.s.ssthresh, 5.0,
+        "FlightSize 12 less the 2 limited-transmit segments, / 2 (step 4.2)"
+    );
+    assert_eq!(t.s.cwnd, 5.0, "cwnd = ssthresh on entry (step 4.2)");
     // pipe: 12 out - 3 SACKed - 1 lost + 1 retransmitted = 9 > cwnd: nothing more.
     assert_eq!(t.s.sb.pipe(), 9);
     assert_eq!(out.len(), 1);
-    // SACKs for 4..9 bring pipe to 3: three more may go, new data (rule 2).
+    // SACKs for 4..9 bring pipe to 3: two more may go, new data (rule 2).
     let out = t.at(20).ack(0, &[(1, 10)]);
-    assert_eq!(t.s.sb.pipe(), 6);
-    assert_eq!(out, new(12..15));
+    assert_eq!(t.s.sb.pipe(), 5);
+    assert_eq!(out, new(12..14));
     // Segment 10 is lost too: SACKs above it make IsLost(10) true, and rule 1
     // (a lost segment) goes before new data.
-    let out = t.at(30).ack(0, &[(11, 15), (1, 10)]);
+    let out = t.at(30).ack(0, &[(11, 14), (1, 10)]);
     assert_eq!(out.first(), Some(&(10, TxKind::Retransmit)), "{out:?}");
     // Full ACK ends recovery; cwnd stays at ssthresh.
-    t.at(40).ack(15, &[]);
+    t.at(40).ack(14, &[]);
     assert!(!t.s.in_recovery);
-    assert_eq!(t.s.cwnd, 6.0);
+    assert_eq!(t.s.cwnd, 5.0);
 }
 
 #[test]

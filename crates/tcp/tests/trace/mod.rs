@@ -19,14 +19,7 @@ use std::path::Path;
 // Script options and sender construction
 // ---------------------------------------------------------------------------
 
-/// RFC 6582 Section 3.2 step 5's choice of retransmission-timer reset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NewRenoTimer {
-    /// Reset the timer only on the first partial ACK (the RFC's default).
-    Impatient,
-    /// Reset the timer on every partial ACK.
-    SlowButSteady,
-}
+pub use reorderlab_tcp::sender::NewRenoTimer;
 
 /// Everything the header of a script sets: `variant`, `option` and `param` lines.
 #[derive(Clone, Debug)]
@@ -136,17 +129,6 @@ pub fn build(o: &Options) -> Result<Sender, String> {
         )
     })?;
     v.check_params(&o.params).map_err(|(_, e)| e)?;
-    if let Some(t) = o.newreno_timer {
-        // SenderConfig has no such field yet; map it below once it does.
-        let t = match t {
-            NewRenoTimer::Impatient => "impatient",
-            NewRenoTimer::SlowButSteady => "slow-but-steady",
-        };
-        return Err(format!(
-            "option newreno_timer={t} is not supported by this sender yet \
-             (SenderConfig has no NewReno timer choice)"
-        ));
-    }
     let cfg = SenderConfig {
         mss: o.mss,
         total_bytes: o.total_segs.map(|n| n * o.mss as u64),
@@ -158,6 +140,7 @@ pub fn build(o: &Options) -> Result<Sender, String> {
         dsack: o.dsack.unwrap_or(v.dsack),
         limited_transmit: o.limited_transmit,
         dupthresh: o.dupthresh,
+        newreno_timer: o.newreno_timer.unwrap_or_default(),
     };
     Ok(v.sender(cfg, v.default_cc(), &o.params))
 }
@@ -207,6 +190,13 @@ pub const PROBE_KEYS: &[(&str, &str)] = &[
 ];
 
 /// The one place where the sender's state is read.
+fn tcp_pr(s: &Sender) -> Option<&reorderlab_tcp::sender::TcpPr> {
+    match &s.loss {
+        reorderlab_tcp::sender::LossDetection::TcpPr(p) => Some(p),
+        _ => None,
+    }
+}
+
 pub fn probe(s: &Sender, key: &str) -> Option<Value> {
     use Value::*;
     Some(match key {
@@ -228,9 +218,9 @@ pub fn probe(s: &Sender, key: &str) -> Option<Value> {
         "retransmissions" => Num(s.stats.retransmissions as f64),
         "fast_retransmits" => Num(s.stats.fast_retransmits as f64),
         "timeouts" => Num(s.stats.timeouts as f64),
-        "spurious" => Num(s.reorder.spurious_detected as f64),
-        "pr_srtt" => Time(s.pr.as_ref()?.srtt),
-        "mxrtt" => Time(Some(s.pr.as_ref()?.mxrtt)),
+        "spurious" => Num(s.stats.spurious_detected as f64),
+        "pr_srtt" => Time(tcp_pr(s)?.srtt),
+        "mxrtt" => Time(Some(tcp_pr(s)?.mxrtt)),
         _ => return None,
     })
 }

@@ -174,9 +174,10 @@ impl TcpPr {
         }
     }
 
-    /// When TCP-PR next needs to look at its timers.
+    /// When TCP-PR next needs to look at its timers: the first instant
+    /// after time(n) + mxrtt of the oldest packet of to-be-ack.
     pub fn next_wakeup(&self) -> Option<Time> {
-        let head = self.sent.front().map(|&(t, _)| t + self.mxrtt);
+        let head = self.sent.front().map(|&(t, _)| t + self.mxrtt + Time(1));
         match (head, self.waituntil) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -194,7 +195,8 @@ impl TcpPr {
             let Some(&(t, seg)) = self.sent.front() else {
                 break;
             };
-            if t + self.mxrtt > now {
+            // Table I line 5: dropped when time > time(n) + mxrtt.
+            if now <= t + self.mxrtt {
                 break;
             }
             self.sent.pop_front();
@@ -210,7 +212,7 @@ impl TcpPr {
         };
         self.drops_detected += 1;
         // remove(to-be-ack, n); add(to-be-sent, n).
-        st.mark_lost(n);
+        st.mark_all_lost(n);
         let was_retransmitted = r.tx_count > 1;
         let extreme = self.extreme;
         if st.sb.unmemo(n) {
@@ -274,7 +276,7 @@ impl TcpPr {
         st.sb.clear_memo();
         let (una, nxt) = (st.sb.una(), st.sb.nxt());
         for s in una..nxt {
-            st.sb.mark_lost(s);
+            st.sb.mark_all_lost(s);
         }
         st.retx_cursor = una;
         self.sent.clear();
@@ -387,8 +389,8 @@ mod tests {
         assert_eq!(h.st().cburst, 0);
         assert_eq!(
             h.s.next_wakeup(),
-            Some(INITIAL_MXRTT),
-            "time(0) + initial mxrtt"
+            Some(INITIAL_MXRTT + Time(1)),
+            "just after time(0) + initial mxrtt"
         );
     }
 
@@ -451,8 +453,11 @@ mod tests {
         let nxt = h.s.sb.nxt();
         h.ack(t + 100, una, &[(una + 1, nxt)]);
         assert!(h.s.cwnd > r.cwnd_at_send as f64);
-        // The first timer to expire is n's: time(n) + mxrtt (Table I line 5).
-        assert_eq!(h.s.next_wakeup(), Some(r.last_sent + h.st().mxrtt));
+        // The first timer to expire is n's: just after time(n) + mxrtt (Table I line 5).
+        assert_eq!(
+            h.s.next_wakeup(),
+            Some(r.last_sent + h.st().mxrtt + Time(1))
+        );
         let (_, out) = h.fire();
         assert_eq!(h.st().drops_detected, 1);
         assert_eq!(

@@ -51,6 +51,16 @@ impl Recovery {
         )
     }
 
+    /// Whether a new recovery waits until SND.UNA reaches `recover` (the
+    /// RecoveryPoint of the last recovery or timeout): RFC 6582 Section 3.2
+    /// step 1 and RFC 6675 Section 5.1. Classic Reno (RFC 5681 without RFC
+    /// 6582) has no such guard: three fresh duplicate ACKs after it left
+    /// recovery start another fast retransmit, even in the same window.
+    #[inline]
+    pub fn guards_recover(&self) -> bool {
+        !matches!(self, Recovery::Reno)
+    }
+
     /// Whether the scoreboard says SND.UNA is lost although fewer than
     /// DupThresh duplicate ACKs arrived: IsLost(HighACK + 1) (RFC 6675
     /// Section 5 step 2) or FACK's rule.
@@ -100,8 +110,7 @@ impl Recovery {
         }
     }
 
-    /// A partial ACK (SND.UNA advanced by `acked`, below `recover`); returns
-    /// whether recovery ends with it.
+    /// A partial ACK (SND.UNA advanced by `acked`, below `recover`).
     pub fn on_partial_ack(
         &mut self,
         st: &mut SenderState,
@@ -109,16 +118,20 @@ impl Recovery {
         acked: u32,
         dupthresh: u32,
         out: &mut Vec<DataSegment>,
-    ) -> bool {
+    ) -> PartialAck {
+        let mut r = PartialAck {
+            exit: false,
+            restart_timer: true,
+        };
         match self {
             // Reno leaves recovery on any new ACK (RFC 5681 Section 3.2 step 6).
-            Recovery::Reno => return true,
-            Recovery::NewReno(n) => n.on_partial_ack(st, now, acked, out),
+            Recovery::Reno => r.exit = true,
+            Recovery::NewReno(n) => r.restart_timer = n.on_partial_ack(st, now, acked, out),
             Recovery::Sack(_) | Recovery::NewRenoSack(_) => rfc6675::mark_lost(st, dupthresh),
             Recovery::Fack(_) => fack::mark_lost(st, dupthresh),
             Recovery::Retransmit => {}
         }
-        false
+        r
     }
 
     /// Leaving recovery: cwnd after it.
@@ -128,6 +141,18 @@ impl Recovery {
             Recovery::NewReno(n) => n.exit(st),
             // RFC 6675: cwnd was set to ssthresh on entry and is not inflated.
             _ => st.cwnd = st.cwnd.min(st.ssthresh.max(1.0)),
+        }
+    }
+
+    /// NextSeg rule 1 (RFC 6675 Section 4): the next segment deemed lost to
+    /// retransmit in SACK-based recovery; None outside it.
+    #[inline]
+    pub fn rule1(&mut self, st: &mut SenderState) -> Option<Option<u64>> {
+        match self {
+            Recovery::Sack(r) | Recovery::Fack(r) | Recovery::NewRenoSack(r) if st.in_recovery => {
+                Some(r.rule1(st))
+            }
+            _ => None,
         }
     }
 
@@ -152,10 +177,20 @@ impl Recovery {
         advanced: bool,
         out: &mut Vec<DataSegment>,
     ) {
-        if let Recovery::NewRenoSack(_) = self {
-            newreno_sack::after_ack(st, now, advanced, out);
+        if let Recovery::NewRenoSack(r) = self {
+            newreno_sack::after_ack(r, st, now, advanced, out);
         }
     }
+}
+
+/// What a partial ACK did.
+#[derive(Clone, Copy, Debug)]
+pub struct PartialAck {
+    /// Recovery ends (Reno).
+    pub exit: bool,
+    /// The retransmission timer restarts (RFC 6298 Section 5.3; NewReno's
+    /// Impatient variant restarts it on the first partial ACK only).
+    pub restart_timer: bool,
 }
 
 /// RFC 5681 Section 3.2 step 2 / RFC 6675 step (4.3): the first segment
