@@ -57,10 +57,13 @@ impl TdFr {
         }
     }
 
-    /// While it waits, TD-FR keeps RFC 3042's limited transmit: the flight
-    /// may exceed cwnd by two segments, no more.
+    /// While it waits, TD-FR keeps limited transmit. Without SACK that is
+    /// RFC 3042's: the flight may exceed cwnd by two segments, no more. With
+    /// SACK it is RFC 6675 step (3)'s, the sender's own rule (one new
+    /// segment per segment SACKed): capping the flight at cwnd + 2 would
+    /// stop the ACK clock for the whole wait and drain the path.
     pub fn window(st: &SenderState, new_data: bool) -> Option<bool> {
-        (st.dupacks > 0 && !st.in_recovery && !st.after_rto)
+        (st.dupacks > 0 && !st.in_recovery && !st.after_rto && !st.cfg.sack)
             .then(|| new_data && st.sb.packets_out() as f64 + 1.0 <= st.cwnd + 2.0 + 1e-9)
     }
 }
