@@ -101,8 +101,9 @@ pub fn run(a: ReproduceArgs) -> ExitCode {
                 None => (format!("Reproduction: {id}"), ""),
             };
             let command = format!(
-                "reorderlab reproduce {id}{} --doc {}",
+                "reorderlab reproduce {id}{}{} --doc {}",
                 if a.quick { " --quick" } else { "" },
+                if a.fresh { " --fresh" } else { "" },
                 doc.display()
             );
             reproduce_doc(&es, &out, &opts, doc, &title, intro, &command)
