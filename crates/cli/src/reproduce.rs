@@ -1,14 +1,14 @@
 //! `reorderlab reproduce`: the papers' experiments, one command each.
 
 use clap::Args;
-use reorderlab_repro::{reproduce_all, select, RunOptions};
+use reorderlab_repro::{reproduce_all, reproduce_doc, select, RunOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct ReproduceArgs {
-    /// Experiment id (see --list), or `all`.
+    /// Experiment id, group id (see --list), or `all`.
     pub id: Option<String>,
     /// List the experiments, one per line, id first.
     #[arg(long)]
@@ -25,11 +25,33 @@ pub struct ReproduceArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Also write one page with every selected experiment's section to
+    /// FILE, figures and runs.csv next to it in FILE's stem folder
+    /// (`--doc docs/validation.md` puts them in docs/validation/).
+    #[arg(long, value_name = "FILE")]
+    pub doc: Option<PathBuf>,
+    /// Discard the selected experiments' cached runs under --out first (after
+    /// the simulator changed: the cache does not know its version).
+    #[arg(long)]
+    pub fresh: bool,
 }
 
 pub fn run(a: ReproduceArgs) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     if a.list {
+        for g in reorderlab_repro::experiments::groups() {
+            if writeln!(
+                stdout,
+                "{:<16} {}  [group: {}]",
+                g.id,
+                g.title,
+                g.members.join(", ")
+            )
+            .is_err()
+            {
+                return ExitCode::SUCCESS;
+            }
+        }
         for e in reorderlab_repro::experiments::all() {
             if writeln!(stdout, "{:<16} {}  [{}]", e.id, e.title, e.source).is_err() {
                 return ExitCode::SUCCESS;
@@ -58,7 +80,37 @@ pub fn run(a: ReproduceArgs) -> ExitCode {
         jobs: a.jobs.unwrap_or_else(reorderlab_sweep::default_jobs),
         progress: !a.quiet && std::io::stderr().is_terminal(),
     };
-    match reproduce_all(&es, &out, &opts) {
+    if a.fresh {
+        for e in &es {
+            let d = out.join(e.id);
+            if d.exists() {
+                if let Err(err) = std::fs::remove_dir_all(&d) {
+                    eprintln!("reproduce: {}: {err}", d.display());
+                    return ExitCode::from(1);
+                }
+            }
+        }
+    }
+    let done = match &a.doc {
+        Some(doc) => {
+            let group = reorderlab_repro::experiments::groups()
+                .into_iter()
+                .find(|g| g.id == id);
+            let (title, intro) = match &group {
+                Some(g) => (g.title.to_string(), g.intro),
+                None => (format!("Reproduction: {id}"), ""),
+            };
+            let command = format!(
+                "reorderlab reproduce {id}{}{} --doc {}",
+                if a.quick { " --quick" } else { "" },
+                if a.fresh { " --fresh" } else { "" },
+                doc.display()
+            );
+            reproduce_doc(&es, &out, &opts, doc, &title, intro, &command)
+        }
+        None => reproduce_all(&es, &out, &opts),
+    };
+    match done {
         Ok(path) => {
             let _ = writeln!(
                 stdout,

@@ -279,6 +279,9 @@ fn reproduce_lists_experiments_and_rejects_unknown_ids() {
         list.lines().any(|l| l.starts_with("pr-fig15-10ms ")),
         "{list}"
     );
+    for id in ["validation ", "linux-mirror ", "mathis "] {
+        assert!(list.lines().any(|l| l.starts_with(id)), "{id}: {list}");
+    }
     let o = run(&["reproduce", "pr-fig99"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

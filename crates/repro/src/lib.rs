@@ -74,6 +74,41 @@ pub struct Claim {
 /// Metric of one run for one curve (the variant name for per-variant curves).
 pub type Metric = fn(&RunReport, Option<&str>) -> f64;
 
+/// A published series to set beside the curves (e.g. goodput measured on a
+/// real stack): a label and a value per x value (the x axis' strings).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reference {
+    pub label: String,
+    pub values: Vec<(String, f64)>,
+}
+
+impl Reference {
+    /// The reference's value at x value `x`.
+    pub fn at(&self, x: &str) -> Option<f64> {
+        self.values.iter().find(|v| v.0 == x).map(|v| v.1)
+    }
+}
+
+/// What an experiment may add to the plain figure-and-claims layout:
+/// reference series with ratio columns and explained gaps, and a metric
+/// that needs the curve and the x value.
+#[derive(Clone, Default)]
+pub struct Extras {
+    /// Drawn dashed with their own markers and tabled below the curves.
+    pub references: Vec<Reference>,
+    /// The reference a curve is compared with (its ratio row and gaps);
+    /// `None` for a curve without a comparable reference.
+    pub compare: Option<fn(&str) -> Option<String>>,
+    /// Relative difference from the reference beyond which a (curve, x)
+    /// cell is a gap needing an explanation (0.2 for 20%).
+    pub gap: f64,
+    /// Why a gap exists: (curve, x, ours / reference) to the mechanism.
+    pub explain: Option<fn(&str, &str, f64) -> String>,
+    /// Metric computed with the curve and the x value in hand (e.g. a ratio
+    /// to a model of both); replaces `Experiment::metric` when set.
+    pub metric_at: Option<fn(&RunReport, &Curve, &str) -> f64>,
+}
+
 /// An experiment of a paper.
 #[derive(Clone)]
 pub struct Experiment {
@@ -104,6 +139,21 @@ pub struct Experiment {
     pub claims: Vec<Claim>,
     /// Choices made where the paper is silent, and known differences.
     pub notes: Vec<&'static str>,
+    /// References, gaps and curve-aware metrics (empty for most experiments).
+    pub extras: Extras,
+}
+
+/// Experiments documented together in one generated page
+/// (`reorderlab reproduce ID --doc PAGE`).
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub id: &'static str,
+    /// The page's title.
+    pub title: &'static str,
+    /// Markdown between the title and the sections: the method.
+    pub intro: &'static str,
+    /// Experiment ids, in page order.
+    pub members: Vec<&'static str>,
 }
 
 /// One run's contribution: a curve's metric at an x value for a seed.
@@ -187,7 +237,11 @@ impl std::fmt::Display for ReproError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ReproError::UnknownExperiment(id) => {
-                let ids: Vec<&str> = experiments::all().iter().map(|e| e.id).collect();
+                let ids: Vec<&str> = experiments::groups()
+                    .iter()
+                    .map(|g| g.id)
+                    .chain(experiments::all().iter().map(|e| e.id))
+                    .collect();
                 write!(
                     f,
                     "unknown experiment {id:?}; expected one of: all, {}",
@@ -211,6 +265,13 @@ pub fn select(id: &str) -> Result<Vec<Experiment>, ReproError> {
     let all = experiments::all();
     if id == "all" {
         return Ok(all);
+    }
+    if let Some(g) = experiments::groups().into_iter().find(|g| g.id == id) {
+        return Ok(g
+            .members
+            .iter()
+            .filter_map(|m| all.iter().find(|e| e.id == *m).cloned())
+            .collect());
     }
     let found: Vec<Experiment> = all.into_iter().filter(|e| e.id == id).collect();
     if found.is_empty() {
@@ -298,7 +359,10 @@ pub fn reproduce(e: &Experiment, out: &Path, opts: &RunOptions) -> Result<String
                     .collect()
             };
             for (label, v) in labels {
-                let y = (e.metric)(&rec.report, v);
+                let y = match e.extras.metric_at {
+                    Some(f) => f(&rec.report, c, &xval),
+                    None => (e.metric)(&rec.report, v),
+                };
                 results.points.push(Point {
                     curve: label,
                     x: xval.clone(),
@@ -379,7 +443,26 @@ pub fn figure(e: &Experiment, r: &Results) -> plot::Figure {
                 c.clone()
             },
             points,
+            reference: false,
         });
+    }
+    for rf in &e.extras.references {
+        let points: Vec<(f64, f64, f64)> = r
+            .xs()
+            .iter()
+            .filter_map(|x| {
+                let y = rf.at(x)?;
+                let pos = r.points.iter().find(|p| &p.x == x)?.x_pos;
+                Some((pos, y, f64::NAN))
+            })
+            .collect();
+        if !points.is_empty() {
+            series.push(plot::Series {
+                label: rf.label.clone(),
+                points,
+                reference: true,
+            });
+        }
     }
     if let Some((label, y)) = &e.reference {
         let xs: Vec<f64> = r
@@ -395,6 +478,7 @@ pub fn figure(e: &Experiment, r: &Results) -> plot::Figure {
             series.push(plot::Series {
                 label: label.clone(),
                 points: vec![(lo, *y, f64::NAN), (hi, *y, f64::NAN)],
+                reference: true,
             });
         }
     }
@@ -479,7 +563,15 @@ pub fn section(e: &Experiment, r: &Results, opts: &RunOptions) -> String {
                 cells.join(" | ")
             );
         }
+        for rf in &e.extras.references {
+            let cells: Vec<String> = xs
+                .iter()
+                .map(|x| rf.at(x).map_or("-".into(), fmt_num))
+                .collect();
+            let _ = writeln!(s, "| *{}* | {} |", rf.label, cells.join(" | "));
+        }
         let _ = writeln!(s);
+        comparison(&mut s, e, r);
     } else {
         let _ = writeln!(
             s,
@@ -519,6 +611,141 @@ pub fn section(e: &Experiment, r: &Results, opts: &RunOptions) -> String {
         let _ = writeln!(s);
     }
     s
+}
+
+/// The curve's comparable reference, if the experiment names one.
+fn compared(e: &Experiment, curve: &str) -> Option<Reference> {
+    let label = (e.extras.compare?)(curve)?;
+    e.extras
+        .references
+        .iter()
+        .find(|rf| rf.label == label)
+        .cloned()
+}
+
+/// Ratio table (each curve over its comparable reference, per x) and the
+/// gap table: every cell beyond `extras.gap`, with its explanation.
+fn comparison(s: &mut String, e: &Experiment, r: &Results) {
+    if e.extras.compare.is_none() || e.extras.references.is_empty() {
+        return;
+    }
+    let xs = r.xs();
+    let gap = e.extras.gap;
+    let _ = writeln!(
+        s,
+        "Ratio of each curve's mean to its comparable reference (**bold**: differs by more than {:.0}%):\n",
+        100.0 * gap
+    );
+    let _ = writeln!(s, "| curve | compared with | {} |", xs.join(" | "));
+    let _ = writeln!(s, "|---|---|{}", "---|".repeat(xs.len()));
+    let mut gaps = Vec::new();
+    for c in r.curves() {
+        let Some(rf) = compared(e, &c) else {
+            continue;
+        };
+        let cells: Vec<String> = xs
+            .iter()
+            .map(|x| match (r.at(&c, x), rf.at(x)) {
+                (Some(m), Some(v)) if v > 0.0 => {
+                    let q = m.mean / v;
+                    if (q - 1.0).abs() > gap {
+                        gaps.push((c.clone(), x.clone(), m.mean, rf.clone(), v, q));
+                        format!("**{q:.2}**")
+                    } else {
+                        format!("{q:.2}")
+                    }
+                }
+                _ => "-".into(),
+            })
+            .collect();
+        let _ = writeln!(s, "| {} | {} | {} |", c, rf.label, cells.join(" | "));
+    }
+    let _ = writeln!(s);
+    if gaps.is_empty() {
+        let _ = writeln!(
+            s,
+            "No cell differs from its reference by more than {:.0}%.\n",
+            100.0 * gap
+        );
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "Every cell that differs from its reference by more than {:.0}% ({} of them), and why:\n",
+        100.0 * gap,
+        gaps.len()
+    );
+    let _ = writeln!(
+        s,
+        "| curve | {} | ours | reference | reference value | ratio | mechanism |",
+        e.x.label
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+    for (c, x, ours, rf, v, q) in gaps {
+        let why = e
+            .extras
+            .explain
+            .map_or_else(|| "TO CHECK".to_string(), |f| f(&c, &x, q));
+        let _ = writeln!(
+            s,
+            "| {c} | {x} | {} | {} | {} | {q:.2} | {why} |",
+            fmt_num(ours),
+            rf.label,
+            fmt_num(v)
+        );
+    }
+    let _ = writeln!(s);
+}
+
+/// Runs the selected experiments and writes the page `doc` with their
+/// sections after `title` and `intro`; each experiment's figures and
+/// `runs.csv` are copied next to it, into `<doc without .md>/<id>/`, and
+/// the sections link them there. The run cache stays under `out`.
+pub fn reproduce_doc(
+    es: &[Experiment],
+    out: &Path,
+    opts: &RunOptions,
+    doc: &Path,
+    title: &str,
+    intro: &str,
+    command: &str,
+) -> Result<PathBuf, ReproError> {
+    let assets = doc.with_extension("");
+    let rel = assets
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut md = format!("# {title}\n\n");
+    let _ = writeln!(
+        md,
+        "Generated by `{command}`{}: every number, table and figure below comes from that run (figures and every run's value in [{rel}/]({rel}/)); edit the code (`crates/repro/src/experiments/`), not this page.\n",
+        if opts.quick { " (**quick mode: not for conclusions**)" } else { "" }
+    );
+    md.push_str(intro.trim_end());
+    md.push_str("\n\n");
+    for e in es {
+        let section = reproduce(e, out, opts)?;
+        let dst = assets.join(e.id);
+        std::fs::create_dir_all(&dst).map_err(io(&dst))?;
+        let src = out.join(e.id);
+        for f in [
+            format!("{}.png", e.id),
+            format!("{}.svg", e.id),
+            "runs.csv".into(),
+        ] {
+            let to = dst.join(&f);
+            std::fs::copy(src.join(&f), &to).map_err(io(&to))?;
+        }
+        md.push_str(&section.replace(
+            &format!("]({}.png)", e.id),
+            &format!("]({rel}/{}/{}.png)", e.id, e.id),
+        ));
+    }
+    if let Some(dir) = doc.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+    }
+    std::fs::write(doc, md).map_err(io(doc))?;
+    Ok(doc.to_path_buf())
 }
 
 /// Runs the selected experiments and writes `out/reproduction.md` with

@@ -12,6 +12,9 @@ pub struct Series {
     pub label: String,
     /// (x, y, half-width of the 95% CI; NaN for none).
     pub points: Vec<(f64, f64, f64)>,
+    /// A published or analytic reference: drawn dashed, with cross markers,
+    /// in its own (darker) colours.
+    pub reference: bool,
 }
 
 /// How the points are drawn.
@@ -46,7 +49,7 @@ fn register_font() {
     });
 }
 
-const COLORS: [RGBColor; 10] = [
+const COLORS: [RGBColor; 16] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
@@ -57,6 +60,21 @@ const COLORS: [RGBColor; 10] = [
     RGBColor(127, 127, 127),
     RGBColor(188, 189, 34),
     RGBColor(23, 190, 207),
+    RGBColor(174, 199, 232),
+    RGBColor(255, 152, 150),
+    RGBColor(152, 223, 138),
+    RGBColor(255, 187, 120),
+    RGBColor(197, 176, 213),
+    RGBColor(196, 156, 148),
+];
+
+/// Reference series: dark, saturated, distinct from the curves' palette.
+const REF_COLORS: [RGBColor; 5] = [
+    RGBColor(0, 0, 0),
+    RGBColor(120, 0, 0),
+    RGBColor(0, 70, 0),
+    RGBColor(0, 0, 130),
+    RGBColor(110, 60, 0),
 ];
 
 fn bounds(f: &Figure) -> ((f64, f64), (f64, f64)) {
@@ -106,9 +124,49 @@ fn bounds(f: &Figure) -> ((f64, f64), (f64, f64)) {
     )
 }
 
+/// Figures with more series than this get a wider canvas with the legend
+/// beside the plot instead of over it.
+const INLINE_LEGEND_MAX: usize = 10;
+/// Width of the legend column beside the plot.
+const LEGEND_W: u32 = 300;
+
+fn size(f: &Figure) -> (u32, u32) {
+    if f.series.len() > INLINE_LEGEND_MAX {
+        (900 + LEGEND_W, 650)
+    } else {
+        (900, 600)
+    }
+}
+
+/// The colour of each series: curves from `COLORS`, references from `REF_COLORS`.
+fn colors(f: &Figure) -> Vec<RGBColor> {
+    let (mut own, mut refs) = (0usize, 0usize);
+    f.series
+        .iter()
+        .map(|s| {
+            if s.reference {
+                refs += 1;
+                REF_COLORS[(refs - 1) % REF_COLORS.len()]
+            } else {
+                own += 1;
+                COLORS[(own - 1) % COLORS.len()]
+            }
+        })
+        .collect()
+}
+
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, f: &Figure) -> Result<(), String> {
     let e = |x: DrawingAreaErrorKind<DB::ErrorType>| x.to_string();
     root.fill(&WHITE).map_err(e)?;
+    let outside = f.series.len() > INLINE_LEGEND_MAX;
+    let (root, legend) = if outside {
+        let w = root.dim_in_pixel().0;
+        let (a, b) = root.split_horizontally(w - LEGEND_W);
+        (a, Some(b))
+    } else {
+        (root, None)
+    };
+    let palette = colors(f);
     let ((x0, x1), (y0, y1)) = bounds(f);
     let mut chart = ChartBuilder::on(&root)
         .caption(&f.title, ("sans-serif", 20))
@@ -124,9 +182,21 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, f: &Figure) -> Result<
         .label_style(("sans-serif", 13))
         .draw()
         .map_err(e)?;
-    for (i, s) in f.series.iter().enumerate() {
-        let c = COLORS[i % COLORS.len()];
+    for (s, &c) in f.series.iter().zip(&palette) {
         let pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.1)).collect();
+        if s.reference {
+            chart
+                .draw_series(DashedLineSeries::new(pts.clone(), 8, 5, c.stroke_width(2)))
+                .map_err(e)?
+                .label(&s.label)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 8, y)], c.stroke_width(2))
+                });
+            chart
+                .draw_series(pts.iter().map(|&p| Cross::new(p, 5, c.stroke_width(2))))
+                .map_err(e)?;
+            continue;
+        }
         let anno = match f.style {
             Style::Lines => chart
                 .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)))
@@ -149,13 +219,47 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, f: &Figure) -> Result<
             }))
             .map_err(e)?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 13))
-        .draw()
-        .map_err(e)?;
+    if let Some(legend) = legend {
+        // One row per series, dashed with a cross for references.
+        for (i, (s, &c)) in f.series.iter().zip(&palette).enumerate() {
+            let y = 50 + 22 * i as i32;
+            if s.reference {
+                for k in 0..3 {
+                    legend
+                        .draw(&PathElement::new(
+                            vec![(10 + 11 * k, y), (17 + 11 * k, y)],
+                            c.stroke_width(2),
+                        ))
+                        .map_err(e)?;
+                }
+                legend
+                    .draw(&Cross::new((22, y), 5, c.stroke_width(2)))
+                    .map_err(e)?;
+            } else {
+                legend
+                    .draw(&PathElement::new(vec![(10, y), (40, y)], c.stroke_width(2)))
+                    .map_err(e)?;
+                legend
+                    .draw(&Circle::new((25, y), 3, c.filled()))
+                    .map_err(e)?;
+            }
+            legend
+                .draw(&Text::new(
+                    s.label.clone(),
+                    (48, y - 7),
+                    ("sans-serif", 13).into_font(),
+                ))
+                .map_err(e)?;
+        }
+    } else {
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 13))
+            .draw()
+            .map_err(e)?;
+    }
     root.present().map_err(e)?;
     Ok(())
 }
@@ -165,7 +269,8 @@ pub fn write(f: &Figure, stem: &Path) -> Result<(), String> {
     register_font();
     let png = stem.with_extension("png");
     let svg = stem.with_extension("svg");
-    draw(BitMapBackend::new(&png, (900, 600)).into_drawing_area(), f)?;
-    draw(SVGBackend::new(&svg, (900, 600)).into_drawing_area(), f)?;
+    let wh = size(f);
+    draw(BitMapBackend::new(&png, wh).into_drawing_area(), f)?;
+    draw(SVGBackend::new(&svg, wh).into_drawing_area(), f)?;
     Ok(())
 }

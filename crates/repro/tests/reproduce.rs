@@ -85,3 +85,63 @@ fn every_experiment_has_a_valid_base_scenario_and_claims() {
     assert!(select("nope").is_err());
     assert!(select("all").unwrap().len() > 10);
 }
+
+#[test]
+fn the_validation_group_writes_one_page_with_linux_rows_ratios_and_gaps_deterministically() {
+    let es = select("validation").unwrap();
+    let ids: Vec<&str> = es.iter().map(|e| e.id).collect();
+    assert_eq!(ids, ["linux-mirror", "mathis"]);
+    let g = reorderlab_repro::experiments::groups()
+        .into_iter()
+        .find(|g| g.id == "validation")
+        .unwrap();
+    let opts = RunOptions {
+        quick: true,
+        jobs: 2,
+        progress: false,
+    };
+    let page = |tag: &str| {
+        let out = tmp(&format!("validation-{tag}"));
+        let doc = out.join("docs/validation.md");
+        reorderlab_repro::reproduce_doc(
+            &es,
+            &out.join("cache"),
+            &opts,
+            &doc,
+            g.title,
+            g.intro,
+            "reorderlab reproduce validation --quick --doc docs/validation.md",
+        )
+        .unwrap();
+        let md = std::fs::read_to_string(&doc).unwrap();
+        let csv =
+            std::fs::read_to_string(out.join("docs/validation/linux-mirror/runs.csv")).unwrap();
+        let png = std::fs::read(out.join("docs/validation/mathis/mathis.png")).unwrap();
+        let _ = std::fs::remove_dir_all(&out);
+        (md, csv, png)
+    };
+    let (md, csv, png) = page("a");
+    // Every variant is a curve, beside every Linux row, with its ratio row.
+    for v in reorderlab_tcp::variant::names() {
+        assert!(md.contains(&format!("| {v} | ")), "{v} missing");
+        assert!(csv.contains(&format!("\n{v},")), "{v} has no runs");
+    }
+    for row in [
+        "Linux reno, no SACK, no TS",
+        "Linux reno, no SACK, TS (undo)",
+        "Linux reno, SACK + RACK",
+        "Linux cubic, SACK + RACK",
+    ] {
+        assert!(md.contains(&format!("| *{row}* |")), "{row} missing");
+    }
+    assert!(md.contains("| sack | Linux reno, SACK + RACK | "));
+    assert!(md.contains("| reno | Linux reno, no SACK, no TS | "));
+    assert!(md.contains("(validation/linux-mirror/linux-mirror.png)"));
+    assert!(md.contains("| sack 50ms | "), "Mathis ratios tabled");
+    assert!(md.contains("quick mode"));
+    // The same code gives the same page, table and figure.
+    let (md2, csv2, png2) = page("b");
+    assert_eq!(md, md2);
+    assert_eq!(csv, csv2);
+    assert_eq!(png, png2);
+}

@@ -190,6 +190,7 @@ fn swaps(delay_ms: u32, id: &'static str, source: &'static str, claims: Vec<Clai
         x_measured: None,
         style: Style::Lines,
         reference: None,
+        extras: Default::default(),
         claims,
         notes: vec![
             "The bottleneck rate (15 Mbit/s), the run length (200 s, goodput over 20-200 s) and the K values are ours: the paper does not state them.",
@@ -385,6 +386,7 @@ fn multipath(
         x_measured: None,
         style: Style::Lines,
         reference: None,
+        extras: Default::default(),
         claims,
         notes: vec![
             "Fig. 14 is lost: the mesh (three node-disjoint paths of 2, 3 and 4 links) and the path-choice family p ~ exp(-epsilon * extra hops) are ours; epsilon = 0 and 500 have the paper's meaning.",
@@ -515,6 +517,7 @@ fn fairness(
         x_measured: None,
         style: Style::Lines,
         reference: None,
+        extras: Default::default(),
         claims: vec![Claim {
             paper: "\"the two versions of TCP-PR and TCP-SACK compete fairly over a wide range of traffic conditions\" (tcp-pr.txt:229): both means near 1",
             check: both_near_one,
@@ -1066,6 +1069,7 @@ params = { alpha = 0.99, beta = 3.0 }
         x_measured: None,
         style: Style::Lines,
         reference: Some(("log(beta) / -log(alpha) = 109".into(), 3f64.ln() / -(0.99f64.ln()))),
+        extras: Default::default(),
         claims: vec![Claim {
             paper: "a spurious timeout needs beta * RTT_min < RTT_max and at least log(beta) / -log(alpha) short-path RTTs since the last long-path sample (tcp-pr.txt:159-168)",
             check: spacing_at_least_k,
