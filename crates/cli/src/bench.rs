@@ -183,8 +183,7 @@ pub fn run_one(a: BenchOneArgs) -> ExitCode {
         );
         return ExitCode::from(super::EXIT_INPUT);
     };
-    let variants = reorderlab_tcp::variant::names();
-    let sc = match reorderlab_scenario::parse(w.text, w.file, &a.set, &variants) {
+    let sc = match reorderlab_scenario::check(w.text, w.file, &a.set) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");

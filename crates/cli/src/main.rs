@@ -34,14 +34,24 @@ use clap::{Parser, Subcommand};
 use reorderlab_metrics::RunReport;
 use reorderlab_scenario::Scenario;
 use reorderlab_tcp::variant;
+use reorderlab_world::{Limits, RunError};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// Exit codes, for `--help` (README.md lists them too).
+const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  success
+  1  a file could not be written (results, sweep or reproduction files) or standard output failed
+  2  bad input: a scenario file that cannot be read or is invalid, a bad --set, --seed or other argument
+  3  run stopped by a limit: --max-events or --max-memory (raise the limit to go on)";
 
 #[derive(Parser)]
 #[command(
     name = "reorderlab",
     version,
-    about = "Packet reordering, delay spikes and lossy links versus TCP senders: a packet-level simulator"
+    about = "Packet reordering, delay spikes and lossy links versus TCP senders: a packet-level simulator",
+    after_help = EXIT_CODES_HELP
 )]
 struct Cli {
     #[command(subcommand)]
@@ -50,16 +60,25 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Run a scenario: print a per-flow table, write summary.json and flows.csv.
+    /// Run a scenario: print a per-flow table, write summary.json, flows.csv,
+    /// reorder_density.csv and (with measure.series_interval) series.csv.
+    #[command(after_help = RUN_HELP)]
     Run {
         /// Scenario file (TOML).
         scenario: PathBuf,
         /// Output directory [default: results/<name>].
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Override the scenario's seed.
-        #[arg(long)]
+        /// Override the scenario's seed (0 ..= 9223372036854775807, as in the file).
+        #[arg(long, value_parser = seed_arg)]
         seed: Option<u64>,
+        /// Stop (exit 3) after this many events [default: 10000000000].
+        #[arg(long, value_name = "N")]
+        max_events: Option<u64>,
+        /// Stop (exit 3) when the process's resident memory exceeds SIZE, like
+        /// 32GiB [default: 16GiB, or 3/4 of the machine's memory if less].
+        #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+        max_memory: Option<u64>,
         /// Override a key: --set topology.bottleneck.rate=10Mbps (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
@@ -67,11 +86,25 @@ enum Cmd {
         #[arg(long)]
         quiet: bool,
     },
-    /// Check a scenario file and explain every problem.
+    /// Check a scenario file exactly as `run`, `sweep` and `reproduce` do, and
+    /// explain every problem (one line each: FILE: KEY: MESSAGE).
+    #[command(after_help = EXIT_CODES_HELP)]
     Validate {
+        /// Scenario file (TOML); docs/scenarios.md documents every key.
         scenario: PathBuf,
+        /// Override a key before checking, as `run --set` does (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
+    },
+    /// Print the scenario schema: JSON Schema (the default, also in
+    /// docs/scenario.schema.json) or the generated tables of docs/scenarios.md.
+    Schema {
+        /// JSON Schema of a scenario file, for editors (taplo's `#:schema`).
+        #[arg(long, conflicts_with = "markdown")]
+        json: bool,
+        /// The generated tables of docs/scenarios.md (variant parameters, bounds).
+        #[arg(long)]
+        markdown: bool,
     },
     /// List the TCP variants.
     Variants {
@@ -95,14 +128,49 @@ enum Cmd {
 const EXIT_INPUT: u8 = 2;
 /// Exit code for failures writing output.
 const EXIT_IO: u8 = 1;
+/// Exit code for a run stopped by `--max-events` or `--max-memory`.
+const EXIT_LIMIT: u8 = 3;
+
+const RUN_HELP: &str = "\
+Files written to the output directory:
+  summary.json         the run: per-flow and per-link figures, events processed
+  flows.csv            one row per flow
+  reorder_density.csv  RFC 5236 reorder density of each flow (non-empty bins)
+  series.csv           cwnd, ssthresh, srtt and goodput samples (with measure.series_interval)
+
+Exit codes:
+  0  success
+  1  the results could not be written
+  2  bad input: the scenario file cannot be read or is invalid, or a bad argument
+  3  stopped by --max-events or --max-memory; the message says which and how to raise it";
+
+/// The largest seed: TOML's largest integer, so that every seed a command
+/// line accepts can be written in a scenario file, and the other way round.
+const MAX_SEED: u64 = i64::MAX as u64;
+
+fn seed_arg(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n <= MAX_SEED => Ok(n),
+        _ => Err(format!(
+            "expected an integer from 0 to {MAX_SEED} (the largest integer a scenario file can hold)"
+        )),
+    }
+}
+
+fn size_arg(s: &str) -> Result<u64, String> {
+    match reorderlab_scenario::units::parse_size(s) {
+        Ok(0) => Err("expected a positive size".into()),
+        Ok(n) => Ok(n),
+        Err(m) => Err(m),
+    }
+}
 
 fn load(path: &Path, set: &[String], seed: Option<u64>) -> Result<Scenario, ExitCode> {
     let mut overrides = set.to_vec();
     if let Some(s) = seed {
         overrides.push(format!("seed={s}"));
     }
-    let names = variant::names();
-    reorderlab_scenario::load(path, &overrides, &names).map_err(|e| {
+    reorderlab_scenario::check_file(path, &overrides).map_err(|e| {
         eprintln!("{e}");
         ExitCode::from(EXIT_INPUT)
     })
@@ -190,6 +258,8 @@ fn main() -> ExitCode {
             scenario,
             out,
             seed,
+            max_events,
+            max_memory,
             set,
             quiet,
         } => {
@@ -197,14 +267,33 @@ fn main() -> ExitCode {
                 Ok(s) => s,
                 Err(c) => return c,
             };
-            let (report, series) = match reorderlab_world::run(&sc) {
+            let defaults = Limits::defaults();
+            let limits = Limits {
+                max_events: max_events.or(defaults.max_events),
+                max_memory: max_memory.or(defaults.max_memory),
+            };
+            let (report, series) = match reorderlab_world::run_limited(&sc, limits) {
                 Ok(r) => r,
-                Err(e) => {
+                Err(RunError::Build(e)) => {
                     eprintln!("{}: {e}", scenario.display());
                     return ExitCode::from(EXIT_INPUT);
                 }
+                Err(RunError::Limit(e)) => {
+                    eprintln!("{}: {e}", scenario.display());
+                    return ExitCode::from(EXIT_LIMIT);
+                }
             };
-            let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&sc.name));
+            let dir = match out {
+                Some(d) => d,
+                None => match reorderlab_world::output::results_dir(Path::new("results"), &sc.name)
+                {
+                    Ok(d) => d,
+                    Err(e) => {
+                        eprintln!("{}: name: {e}", scenario.display());
+                        return ExitCode::from(EXIT_INPUT);
+                    }
+                },
+            };
             if let Err(e) = reorderlab_world::output::write_all(&dir, &report, &series) {
                 eprintln!("{}: cannot write results: {e}", dir.display());
                 return ExitCode::from(EXIT_IO);
@@ -231,6 +320,15 @@ fn main() -> ExitCode {
             }
             Err(c) => c,
         },
+        Cmd::Schema { json: _, markdown } => {
+            let text = if markdown {
+                reorderlab_scenario::doc::markdown()
+            } else {
+                reorderlab_scenario::doc::json_schema()
+            };
+            outln!("{}", text.trim_end());
+            ExitCode::SUCCESS
+        }
         Cmd::Variants { json } => {
             if json {
                 let v: Vec<_> = variant::VARIANTS

@@ -4,7 +4,6 @@
 use super::{EXIT_INPUT, EXIT_IO};
 use clap::Args;
 use reorderlab_sweep::{Grid, Options, Plan, SweepError};
-use reorderlab_tcp::variant;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -84,14 +83,23 @@ pub fn run(a: SweepArgs) -> ExitCode {
         grid,
         seeds: a.seeds,
     };
-    let names = variant::names();
-    let sweep = match plan.prepare(&names) {
+    let sweep = match plan.prepare() {
         Ok(s) => s,
         Err(e) => return report(&e),
     };
-    let dir = a
-        .out
-        .unwrap_or_else(|| PathBuf::from("results").join(format!("{}-sweep", sweep.name())));
+    let dir = match a.out {
+        Some(d) => d,
+        None => match reorderlab_world::output::results_dir(
+            std::path::Path::new("results"),
+            &format!("{}-sweep", sweep.name()),
+        ) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("sweep: {e}");
+                return ExitCode::from(super::EXIT_INPUT);
+            }
+        },
+    };
     let opts = Options {
         jobs: a
             .jobs

@@ -191,6 +191,50 @@ fn bad_input_gets_a_clear_error_and_exit_code_2() {
             &GOOD.replace("probability = 0.01", "probability = 1.5"),
             &["impairments[0].probability"],
         ),
+        // What `run` used to reject and `validate` to accept: one path now.
+        (
+            "cc",
+            &GOOD.replace("variant = \"reno\"", "variant = \"reno\"\ncc = \"bogus\""),
+            &[
+                "flows[1].cc",
+                "unknown congestion control \"bogus\"",
+                "reno",
+            ],
+        ),
+        (
+            "param-unknown",
+            &GOOD.replace(
+                "variant = \"reno\"",
+                "variant = \"reno\"\nparams = { x = 1 }",
+            ),
+            &["flows[1].params.x", "unknown parameter"],
+        ),
+        (
+            "pr-beta",
+            &GOOD.replace(
+                "variant = \"reno\"",
+                "variant = \"tcp-pr\"\nparams = { beta = 0 }",
+            ),
+            &["flows[1].params.beta", "between 1 and 1000", "got 0"],
+        ),
+        (
+            "pr-alpha",
+            &GOOD.replace(
+                "variant = \"reno\"",
+                "variant = \"tcp-pr\"\nparams = { alpha = 2 }",
+            ),
+            &["flows[1].params.alpha", "between 0 and 1", "got 2"],
+        ),
+        (
+            "name",
+            &GOOD.replace("name = \"cli-test\"", "name = \"../../escape\""),
+            &["name", "expected a file name", "results/<name>"],
+        ),
+        (
+            "dt",
+            &GOOD.replace("seed = 3", "seed = 3\n[measure]\nreorder_threshold = 4e9"),
+            &["measure.reorder_threshold", "got 4000000000.0"],
+        ),
     ];
     for (tag, text, needles) in cases {
         let sc = write(&d, &format!("{tag}.toml"), text);
@@ -303,4 +347,142 @@ fn a_closed_stdout_pipe_is_not_a_panic() {
     drop(child.stdout.take()); // the reader goes away at once
     let out = child.wait_with_output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+/// The guard: a run stops at --max-events or --max-memory with exit code 3
+/// and a message naming the limit and how to raise it.
+#[test]
+fn run_limits_stop_with_exit_code_3() {
+    let d = tmpdir("limits");
+    let sc = write(&d, "good.toml", GOOD);
+    let out = d.join("out");
+    let o = run(&[
+        "run",
+        &sc,
+        "--max-events",
+        "1000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    for n in [
+        "good.toml",
+        "limit of 1000 events",
+        "--max-events N",
+        "stopped at simulated time",
+    ] {
+        assert!(err.contains(n), "{n:?} missing: {err}");
+    }
+    assert!(!out.exists(), "a stopped run writes nothing");
+    let o = run(&[
+        "run",
+        &sc,
+        "--max-memory",
+        "1MB",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("--max-memory SIZE"), "{err}");
+    let o = run(&["run", &sc, "--max-memory", "lots"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--max-memory"));
+    // Raised limits let it finish.
+    let o = run(&[
+        "run",
+        &sc,
+        "--quiet",
+        "--max-events",
+        "100000000",
+        "--max-memory",
+        "64GiB",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+/// One rule for seeds on every path: an integer from 0 to 2^63 - 1.
+#[test]
+fn seeds_follow_one_rule_everywhere() {
+    let d = tmpdir("seeds");
+    let sc = write(&d, "good.toml", GOOD);
+    for bad in ["18446744073709551615", "9223372036854775808"] {
+        let o = run(&[
+            "run",
+            &sc,
+            "--seed",
+            bad,
+            "--out",
+            d.join("never").to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", text(&o.stderr));
+        assert!(
+            text(&o.stderr).contains("9223372036854775807"),
+            "{}",
+            text(&o.stderr)
+        );
+        let o = run(&["validate", &sc, "--set", &format!("seed={bad}")]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(text(&o.stderr).contains("seed: expected a non-negative integer"));
+    }
+    let o = run(&["validate", &sc, "--set", "seed=9223372036854775807"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = run(&[
+        "sweep",
+        &sc,
+        "--set",
+        "seed=9223372036854775807",
+        "--seeds",
+        "2",
+        "--out",
+        d.join("sw").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("--seeds"), "{}", text(&o.stderr));
+}
+
+#[test]
+fn help_documents_the_exit_codes_and_the_files() {
+    let o = run(&["--help"]);
+    let h = text(&o.stdout);
+    for n in [
+        "Exit codes:",
+        "1  a file could not be written",
+        "2  bad input",
+        "3  run stopped by a limit",
+    ] {
+        assert!(h.contains(n), "{n:?} missing: {h}");
+    }
+    let h = text(&run(&["run", "--help"]).stdout);
+    for n in [
+        "reorder_density.csv",
+        "--max-events",
+        "--max-memory",
+        "3  stopped by",
+    ] {
+        assert!(h.contains(n), "{n:?} missing: {h}");
+    }
+    let h = text(&run(&["validate", "--help"]).stdout);
+    assert!(h.contains("exactly as `run`"), "{h}");
+}
+
+/// A scenario name never makes `run` write outside results/.
+#[test]
+fn a_name_cannot_escape_the_results_directory() {
+    let d = tmpdir("escape");
+    for name in ["../../escape", "/tmp/reorderlab-abs-escape"] {
+        let sc = write(
+            &d,
+            "e.toml",
+            &GOOD.replace("name = \"cli-test\"", &format!("name = \"{name}\"")),
+        );
+        let o = run(&["run", &sc]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+        assert!(text(&o.stderr).contains("name: expected a file name"));
+    }
+    assert!(!repo().join("../../escape").exists());
+    assert!(!Path::new("/tmp/reorderlab-abs-escape").exists());
 }

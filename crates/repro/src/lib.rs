@@ -287,7 +287,6 @@ pub fn reproduce(e: &Experiment, out: &Path, opts: &RunOptions) -> Result<String
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let scenario = dir.join("scenario.toml");
     std::fs::write(&scenario, &e.base).map_err(io(&scenario))?;
-    let variants = reorderlab_tcp::variant::names();
     let mode_set = if opts.quick {
         &e.quick_set
     } else {
@@ -319,7 +318,7 @@ pub fn reproduce(e: &Experiment, out: &Path, opts: &RunOptions) -> Result<String
             seeds: Some(seeds),
         };
         let sweep = plan
-            .prepare(&variants)
+            .prepare()
             .map_err(|s| ReproError::Sweep(e.id.into(), s))?;
         let cdir = dir.join(format!("curve-{ci}"));
         sweep

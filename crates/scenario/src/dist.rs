@@ -144,6 +144,17 @@ pub(crate) fn opt(
     }
 }
 
+/// A typical draw of `d`, for counting events: the mean (half the standard
+/// deviation when that is larger, for a normal clipped at zero).
+pub(crate) fn typical(d: &TimeDist) -> Time {
+    match *d {
+        TimeDist::Constant(v) => v,
+        TimeDist::Uniform { min, max } => Time(min.0 / 2 + max.0 / 2),
+        TimeDist::Normal { mean, sd } => mean.max(Time(sd.0 / 2)),
+        TimeDist::Exponential { mean } => mean,
+    }
+}
+
 /// Records a problem unless `d` (under key `k`) can draw a positive time.
 pub(crate) fn check_positive(
     o: &Obj,

@@ -7,7 +7,10 @@
 //! at the first. No input makes this panic. The user-facing reference for
 //! every key is `docs/scenarios.md`.
 
+pub mod catalog;
 mod dist;
+pub mod doc;
+pub mod file;
 mod names;
 mod overrides;
 mod schema;
@@ -19,8 +22,20 @@ mod walk;
 use std::fmt;
 use std::path::Path;
 
+pub use catalog::{Catalog, Names, Tcp};
 pub use overrides::apply_override;
 pub use schema::*;
+
+/// Whether `name` is a safe file name: non-empty, ASCII letters, digits,
+/// `-`, `_` and `.` only, not starting with `.` (so never `..`, a path, or
+/// hidden). A scenario's `name` must be one, as it names `results/<name>`.
+pub fn is_safe_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
 
 /// One thing wrong with a scenario: where (`key`) and what (`message`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,7 +97,26 @@ fn render(file: &str, problems: &[Problem]) -> String {
         .join("\n")
 }
 
-/// Reads, overrides and validates the scenario file at `path`; `variants` are the known TCP variant names.
+/// The one validation path of every command (`run`, `validate`, `sweep`,
+/// `reproduce`, `bench`): reads the scenario file at `path`, applies the
+/// overrides and checks it against the schema and the TCP crate's variants,
+/// congestion controls and parameter ranges ([`Tcp`]).
+pub fn check_file(path: &Path, overrides: &[String]) -> Result<Scenario, ScenarioError> {
+    let file = path.display().to_string();
+    match std::fs::read_to_string(path) {
+        Ok(text) => check(&text, &file, overrides),
+        Err(source) => Err(ScenarioError::Io { file, source }),
+    }
+}
+
+/// [`check_file`] on `text` already read; `file` names it in messages.
+pub fn check(text: &str, file: &str, overrides: &[String]) -> Result<Scenario, ScenarioError> {
+    parse_in(text, file, overrides, &Tcp)
+}
+
+/// Reads, overrides and validates the scenario file at `path` against a
+/// catalog that knows only the variant names `variants` (any `cc` and
+/// `params` pass): for tests. Commands use [`check_file`].
 pub fn load(
     path: &Path,
     overrides: &[String],
@@ -95,12 +129,23 @@ pub fn load(
     }
 }
 
-/// Parses, overrides and validates scenario `text`; `file` names it in messages.
+/// Parses, overrides and validates scenario `text` against the variant
+/// names `variants` alone (see [`load`]); `file` names it in messages.
 pub fn parse(
     text: &str,
     file: &str,
     overrides: &[String],
     variants: &[&str],
+) -> Result<Scenario, ScenarioError> {
+    parse_in(text, file, overrides, &catalog::Names(variants))
+}
+
+/// Parses, overrides and validates scenario `text` against `catalog`.
+pub fn parse_in(
+    text: &str,
+    file: &str,
+    overrides: &[String],
+    catalog: &dyn Catalog,
 ) -> Result<Scenario, ScenarioError> {
     let invalid = |problems| ScenarioError::Invalid {
         file: file.to_string(),
@@ -116,7 +161,7 @@ pub fn parse(
             cx.problems.push(p);
         }
     }
-    let scenario = validate::scenario(&table, variants, &mut cx);
+    let scenario = validate::scenario(&table, catalog, &mut cx);
     match scenario {
         Some(s) if cx.problems.is_empty() => Ok(s),
         _ => {

@@ -44,6 +44,30 @@ pub mod defaults {
     /// `measure.reorder_threshold`: RFC 5236's displacement threshold DT.
     pub const REORDER_THRESHOLD: u32 = 1024;
 
+    // Bounds on inputs that would exhaust memory or never finish (docs/scenarios.md
+    // gives each with its reason; `run --max-events/--max-memory` guard the rest).
+
+    /// Largest `measure.reorder_threshold`: the density meter costs 24-32
+    /// bytes per unit of DT per flow (about 32 MB per flow here), and no
+    /// window of a scenario displaces a packet by more.
+    pub const MAX_REORDER_THRESHOLD: u32 = 1_000_000;
+    /// Most samples per flow `measure.series_interval` may ask for (duration / interval): the series is kept in memory.
+    pub const MAX_SERIES_SAMPLES: u64 = 1_000_000;
+    /// Largest `flows.initial_window` in segments: RFC 6928 allows 10; this is
+    /// a 146 MB burst at the default MSS, and every segment is scoreboard memory.
+    pub const MAX_INITIAL_WINDOW: u32 = 100_000;
+    /// Most events a timed impairment may cause over the run (swap events:
+    /// duration / interval; spikes: duration / the mean of `every`).
+    pub const MAX_TIMED_EVENTS: u64 = 10_000_000;
+    /// Largest `swaps` per swap event (TCP-PR's K goes to 64); each swap is work in the event.
+    pub const MAX_SWAPS: u32 = 65_536;
+    /// Largest ARQ `retries`: 802.11's retry limits are 4 and 7; a frame
+    /// retried without end holds every frame behind it.
+    pub const MAX_ARQ_RETRIES: u32 = 255;
+    /// Most packets per second of a CBR source (rate / (8 x packet_bytes)):
+    /// 80 Gbit/s of 1000-byte packets, eight times the fastest link of any paper network.
+    pub const MAX_CBR_PACKET_RATE: u64 = 10_000_000;
+
     /// `topology.link.rate` of the parking lot: TCP-PR Fig. 3's 15 Mbit/s.
     pub const PARKING_LOT_RATE: u64 = 15_000_000;
     /// `topology.link.delay` of the parking lot: 10 ms one-way (20 ms round trip per link).

@@ -9,14 +9,18 @@ use std::collections::BTreeMap;
 use reorderlab_sim::Time;
 use toml::{Table, Value};
 
+use crate::catalog::Catalog;
 use crate::dist;
+use crate::is_safe_name;
 use crate::names::NameSpace;
 use crate::schema::*;
 use crate::topology::{topology, Shape};
 use crate::units::{plural, quote};
 use crate::walk::{self, describe, segment, shown, unknown, Ctx, Obj};
 
-pub(crate) fn scenario(root: &Table, variants: &[&str], cx: &mut Ctx) -> Option<Scenario> {
+pub(crate) fn scenario(root: &Table, cat: &dyn Catalog, cx: &mut Ctx) -> Option<Scenario> {
+    let vnames = cat.variants();
+    let variants = vnames.as_slice();
     let mut top = Obj::new(String::new(), root);
     top.expect(&[
         "name",
@@ -32,7 +36,7 @@ pub(crate) fn scenario(root: &Table, variants: &[&str], cx: &mut Ctx) -> Option<
         cx,
         "name",
         "expected a non-empty string, like name = \"one-sack-flow\"",
-        walk::nonempty_string,
+        safe_name,
     );
     let duration = top.req(
         cx,
@@ -45,7 +49,7 @@ pub(crate) fn scenario(root: &Table, variants: &[&str], cx: &mut Ctx) -> Option<
     });
     let measure = measure(&mut top, cx, duration);
     let (topology, mut shape) = topology(&mut top, cx);
-    let flows = flows(&mut top, cx, variants, duration, shape.as_ref());
+    let flows = flows(&mut top, cx, cat, duration, shape.as_ref());
     let total = flows.as_deref().and_then(|f| total_flows(f, cx));
     if let Some(s) = shape.as_mut().filter(|s| s.kind == "dumbbell") {
         s.names = check_pairs(s, flows.as_deref(), total, cx).map(NameSpace::dumbbell);
@@ -115,13 +119,27 @@ fn measure(top: &mut Obj, cx: &mut Ctx, duration: Option<Time>) -> Option<Measur
     let from = m.opt(cx, "from", Time::ZERO, walk::time);
     let to = m.maybe(cx, "to", walk::time);
     let series_interval = m.maybe(cx, "series_interval", walk::positive_time);
+    if let (Some(Some(iv)), Some(d)) = (series_interval, duration) {
+        let samples = d.0 / iv.0.max(1);
+        if samples > defaults::MAX_SERIES_SAMPLES {
+            cx.problem(
+                "measure.series_interval",
+                format!(
+                    "expected at most {} samples per flow (duration = {d} / series_interval; the series is kept in memory), got {} ({samples} samples); use an interval of at least {}",
+                    defaults::MAX_SERIES_SAMPLES,
+                    shown(m.raw("series_interval"), iv),
+                    Time(d.0.div_ceil(defaults::MAX_SERIES_SAMPLES)),
+                ),
+            );
+        }
+    }
     let reorder_threshold = m.opt(cx, "reorder_threshold", defaults::REORDER_THRESHOLD, |v| {
         walk::int(
             v,
             1,
-            i64::from(u32::MAX),
+            i64::from(defaults::MAX_REORDER_THRESHOLD),
             "a positive integer number of packets",
-            "",
+            " packets (the density meter costs about 32 bytes per packet of threshold per flow)",
         )
     });
     if let (Some(from), Some(duration)) = (from, duration) {
@@ -172,7 +190,7 @@ fn measure(top: &mut Obj, cx: &mut Ctx, duration: Option<Time>) -> Option<Measur
 fn flows(
     top: &mut Obj,
     cx: &mut Ctx,
-    variants: &[&str],
+    cat: &dyn Catalog,
     duration: Option<Time>,
     shape: Option<&Shape>,
 ) -> Option<Vec<Option<FlowSpec>>> {
@@ -181,7 +199,7 @@ fn flows(
         cx,
         "flows",
         Some("expected at least one [[flows]] table, like [[flows]] variant = \"newreno\""),
-        |t, i, cx| flow(t, i, cx, variants, duration, shape),
+        |t, i, cx| flow(t, i, cx, cat, duration, shape),
     )
 }
 
@@ -250,11 +268,13 @@ fn flow(
     table: &Table,
     i: usize,
     cx: &mut Ctx,
-    variants: &[&str],
+    cat: &dyn Catalog,
     duration: Option<Time>,
     shape: Option<&Shape>,
 ) -> Option<FlowSpec> {
     let mut o = Obj::new(format!("flows[{i}]"), table);
+    let names = cat.variants();
+    let variants = names.as_slice();
     let variant = o.req(cx, "variant", &known_variants(variants), |v| {
         variant(v, variants)
     });
@@ -296,9 +316,9 @@ fn flow(
         walk::int(
             v,
             1,
-            i64::from(u32::MAX),
+            i64::from(defaults::MAX_INITIAL_WINDOW),
             "a positive integer number of segments",
-            "",
+            " segments (RFC 6928 allows 10; each segment of the window is sender memory)",
         )
     });
     let rwnd = o.maybe(cx, "rwnd", walk::positive_size);
@@ -333,8 +353,12 @@ fn flow(
         }
         (pair, _) => pair,
     };
-    let cc = o.maybe(cx, "cc", walk::nonempty_string);
+    let cc = o.maybe(cx, "cc", |v| cc(v, cat));
     let params = params(&mut o, cx);
+    let params = match (&variant, params) {
+        (Some(name), Some(params)) => check_params(&o, cx, cat, name, params),
+        (_, params) => params,
+    };
     let dumbbell = shape.is_some_and(|s| s.kind == "dumbbell");
     let ends = endpoints(&mut o, cx, shape.and_then(|s| s.names.as_ref()), dumbbell);
     let reverse = o.opt(cx, "reverse", false, walk::boolean);
@@ -472,6 +496,51 @@ fn variant(v: &Value, variants: &[&str]) -> Result<String, String> {
     }
 }
 
+/// The scenario's `name`: it names the output directory `results/<name>`,
+/// so it must be one safe file name (never `..`, a path or hidden).
+pub(crate) fn safe_name(v: &Value) -> Result<String, String> {
+    let name = walk::nonempty_string(v)?;
+    if is_safe_name(&name) {
+        Ok(name)
+    } else {
+        Err(format!(
+            "expected a file name of ASCII letters, digits, '-', '_' and '.', not starting with '.' (it names the output directory results/<name>), got {}",
+            describe(v)
+        ))
+    }
+}
+
+/// A `cc` name the catalog knows (any non-empty name when it knows none).
+fn cc(v: &Value, cat: &dyn Catalog) -> Result<String, String> {
+    let name = walk::nonempty_string(v)?;
+    match cat.cc_names() {
+        Some(known) if !known.contains(&name.as_str()) => {
+            Err(unknown("congestion control", &name, &known, quote))
+        }
+        _ => Ok(name),
+    }
+}
+
+/// Every entry of a flow's `params` against its variant's parameter table
+/// (known name, value in the range of its paper or RFC); each bad entry is
+/// a problem at `flows[i].params.<name>`.
+fn check_params(
+    o: &Obj,
+    cx: &mut Ctx,
+    cat: &dyn Catalog,
+    variant: &str,
+    params: BTreeMap<String, f64>,
+) -> Option<BTreeMap<String, f64>> {
+    let mut ok = true;
+    for (k, v) in &params {
+        if let Err(m) = cat.check_param(variant, k, *v) {
+            cx.problem(format!("{}.{}", o.key("params"), segment(k)), m);
+            ok = false;
+        }
+    }
+    ok.then_some(params)
+}
+
 /// A maximum segment size in bytes.
 fn mss(v: &Value) -> Result<u32, String> {
     walk::int(
@@ -537,6 +606,33 @@ fn unit_interval(v: &Value, what: &str) -> Result<f64, String> {
             describe(v)
         )),
     }
+}
+
+/// A timed impairment whose events come `typical` apart causes at most
+/// [`defaults::MAX_TIMED_EVENTS`] over the run; otherwise a problem at `k`.
+fn timed_events_ok(
+    o: &Obj,
+    cx: &mut Ctx,
+    k: &str,
+    typical: Time,
+    got: String,
+    duration: Option<Time>,
+    what: &str,
+) -> bool {
+    let Some(d) = duration else { return true };
+    let events = d.0 / typical.0.max(1);
+    if events <= defaults::MAX_TIMED_EVENTS {
+        return true;
+    }
+    cx.problem(
+        o.key(k),
+        format!(
+            "expected at most {} {what} over the run (duration = {d}), got {got}: {events} {what}; use at least {}",
+            defaults::MAX_TIMED_EVENTS,
+            Time(d.0.div_ceil(defaults::MAX_TIMED_EVENTS)),
+        ),
+    );
+    false
 }
 
 /// A time before the end of the run.
@@ -635,6 +731,17 @@ fn impairment(
         }
         Some("swap") => {
             let interval = o.opt(cx, "interval", defaults::SWAP_INTERVAL, walk::positive_time);
+            let interval = interval.filter(|&iv| {
+                timed_events_ok(
+                    &o,
+                    cx,
+                    "interval",
+                    iv,
+                    shown(o.raw("interval"), iv),
+                    duration,
+                    "swap events",
+                )
+            });
             let swaps = o.req(
                 cx,
                 "swaps",
@@ -643,9 +750,9 @@ fn impairment(
                     walk::int(
                         v,
                         1,
-                        i64::from(u32::MAX),
+                        i64::from(defaults::MAX_SWAPS),
                         "a positive integer number of swaps",
-                        "",
+                        " swaps per event (TCP-PR's K goes to 64; each swap is work in the event)",
                     )
                 },
             );
@@ -660,7 +767,17 @@ fn impairment(
             let length = dist::opt(&mut o, cx, "length", defaults::SPIKE_LENGTH);
             let length = dist::check_positive(&o, cx, "length", length);
             let every = dist::opt(&mut o, cx, "every", defaults::SPIKE_EVERY);
-            let every = dist::check_positive(&o, cx, "every", every);
+            let every = dist::check_positive(&o, cx, "every", every).filter(|d| {
+                timed_events_ok(
+                    &o,
+                    cx,
+                    "every",
+                    dist::typical(d),
+                    format!("{} (mean)", dist::show(d)),
+                    duration,
+                    "spikes",
+                )
+            });
             (|| {
                 Some(ImpairmentKind::Spikes {
                     length: length?,
@@ -716,9 +833,9 @@ fn impairment(
                 walk::int(
                     v,
                     0,
-                    i64::from(u32::MAX),
+                    i64::from(defaults::MAX_ARQ_RETRIES),
                     "a non-negative integer number of retries",
-                    "",
+                    " retries (802.11's retry limits are 4 and 7)",
                 )
             });
             let attempt_delay = o.opt(cx, "attempt_delay", defaults::ARQ_ATTEMPT_DELAY, walk::time);
@@ -809,6 +926,25 @@ fn traffic_item(
                 " bytes (the IPv4 limit)",
             )
         });
+        let rate = match (rate, packet_bytes) {
+            (Some(r), Some(b)) => {
+                let pps = r / (8 * u64::from(b));
+                if pps > defaults::MAX_CBR_PACKET_RATE {
+                    cx.problem(
+                        o.key("rate"),
+                        format!(
+                            "expected at most {} packets per second (rate / (8 x packet_bytes)), got {} with {b}-byte packets: {pps} packets per second",
+                            defaults::MAX_CBR_PACKET_RATE,
+                            shown(o.raw("rate"), r),
+                        ),
+                    );
+                    None
+                } else {
+                    Some(r)
+                }
+            }
+            (rate, _) => rate,
+        };
         let stop = o.maybe(cx, "stop", walk::time);
         let stop = match (stop, start) {
             (Some(Some(stop)), Some(start)) if stop <= start => {

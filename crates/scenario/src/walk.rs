@@ -56,24 +56,13 @@ pub(crate) fn segment(k: &str) -> String {
     }
 }
 
-/// Levenshtein distance, giving up (returning > `limit`) early.
+/// Levenshtein distance in characters (strsim), or `limit + 1` when the
+/// lengths alone put it past `limit`.
 pub(crate) fn distance(a: &str, b: &str, limit: usize) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len().abs_diff(b.len()) > limit {
+    if a.chars().count().abs_diff(b.chars().count()) > limit {
         return limit + 1;
     }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
+    strsim::levenshtein(a, b)
 }
 
 /// The known name closest to `word` within edit distance 2, if any.

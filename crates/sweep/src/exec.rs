@@ -137,9 +137,9 @@ fn describe(spec: &RunSpec) -> String {
 const MAX_PROBLEMS: usize = 50;
 
 impl Plan {
-    /// Expands the grid and validates every run's scenario, before anything runs.
-    /// `variants` are the known TCP variant names.
-    pub fn prepare(&self, variants: &[&str]) -> Result<Sweep, SweepError> {
+    /// Expands the grid and validates every run's scenario (through
+    /// [`reorderlab_scenario::check`], as `run` and `validate` do), before anything runs.
+    pub fn prepare(&self) -> Result<Sweep, SweepError> {
         let file = self.scenario.display().to_string();
         let text = std::fs::read_to_string(&self.scenario).map_err(|source| {
             SweepError::Input(vec![ScenarioError::Io {
@@ -160,10 +160,21 @@ impl Plan {
                     "--grid seed: cannot be combined with --seeds; use one or the other".into(),
                 ]))
             }
-            Some(n) => Some(Seeds {
-                base: base_seed(&text, &self.set),
-                count: n,
-            }),
+            Some(n) => {
+                let base = base_seed(&text, &self.set);
+                // Every seed must be one a scenario file can hold (TOML's largest integer).
+                if base
+                    .checked_add(n - 1)
+                    .is_none_or(|last| last > i64::MAX as u64)
+                {
+                    return Err(SweepError::Input(vec![format!(
+                        "--seeds: the seeds {base} .. {base} + {} go past the largest seed, {}",
+                        n - 1,
+                        i64::MAX
+                    )]));
+                }
+                Some(Seeds { base, count: n })
+            }
         };
         let specs = expand(&self.set, &self.grid, seeds)
             .map_err(|e| SweepError::Input(vec![e.to_string()]))?;
@@ -174,7 +185,7 @@ impl Plan {
         let mut seen: HashMap<String, usize> = HashMap::new();
         let mut runs = Vec::with_capacity(specs.len());
         for spec in specs {
-            match reorderlab_scenario::parse(&text, &file, &spec.overrides, variants) {
+            match reorderlab_scenario::check(&text, &file, &spec.overrides) {
                 Ok(scenario) => {
                     let canonical = scenario.canonical_text();
                     runs.push(PreparedRun {

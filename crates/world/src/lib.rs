@@ -3,10 +3,12 @@
 //! metrics together, and the writers of a run's output files.
 
 pub mod build;
+pub mod limits;
 pub mod output;
 pub mod world;
 
 pub use build::{build, BuildError};
+pub use limits::{LimitHit, Limits};
 pub use world::{Event, Flow, Payload, SeriesRow, World};
 
 /// Builds and runs a scenario.
@@ -15,5 +17,26 @@ pub fn run(
 ) -> Result<(reorderlab_metrics::RunReport, Vec<SeriesRow>), BuildError> {
     let mut w = build(sc)?;
     let r = w.run();
+    Ok((r, std::mem::take(&mut w.series)))
+}
+
+/// Why [`run_limited`] produced no report.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The scenario could not be built.
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    /// A limit stopped the run.
+    #[error(transparent)]
+    Limit(#[from] LimitHit),
+}
+
+/// Builds and runs a scenario within `limits`.
+pub fn run_limited(
+    sc: &reorderlab_scenario::Scenario,
+    limits: Limits,
+) -> Result<(reorderlab_metrics::RunReport, Vec<SeriesRow>), RunError> {
+    let mut w = build(sc)?;
+    let r = w.run_limited(limits)?;
     Ok((r, std::mem::take(&mut w.series)))
 }

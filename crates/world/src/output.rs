@@ -5,7 +5,26 @@
 use crate::world::SeriesRow;
 use reorderlab_metrics::RunReport;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The default output directory of a run, `root/<name>`: `name` must be a
+/// safe file name ([`reorderlab_scenario::is_safe_name`], which validation
+/// enforces), so the directory is always directly inside `root`.
+pub fn results_dir(root: &Path, name: &str) -> io::Result<PathBuf> {
+    let mut parts = Path::new(name).components();
+    let single = matches!(
+        (parts.next(), parts.next()),
+        (Some(std::path::Component::Normal(_)), None)
+    );
+    if reorderlab_scenario::is_safe_name(name) && single {
+        Ok(root.join(name))
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{name:?} is not a safe directory name (letters, digits, '-', '_', '.', not starting with '.')"),
+        ))
+    }
+}
 
 /// summary.json as pretty-printed JSON with a trailing newline.
 pub fn summary_json(r: &RunReport) -> String {
@@ -18,7 +37,8 @@ fn csv_err(e: csv::Error) -> io::Error {
     io::Error::other(e)
 }
 
-/// Writes summary.json, flows.csv and (if any rows) series.csv into `dir`.
+/// Writes summary.json, flows.csv and (if any rows) reorder_density.csv and
+/// series.csv into `dir`, and nothing anywhere else: the file names are fixed.
 pub fn write_all(dir: &Path, r: &RunReport, series: &[SeriesRow]) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("summary.json"), summary_json(r))?;

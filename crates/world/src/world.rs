@@ -8,6 +8,8 @@ use reorderlab_metrics::{
 };
 use reorderlab_net::{LinkStats, NetEvent, NetOutput, Network, NodeId, Packet};
 use reorderlab_scenario::Scenario;
+
+use crate::limits::{resident_bytes, LimitHit, Limits, MEMORY_CHECK_EVERY};
 use reorderlab_sim::{EventQueue, Rng, Time, TimerSlot, Wake};
 use reorderlab_tcp::cc::CongestionControl;
 use reorderlab_tcp::variant::Variant;
@@ -323,10 +325,50 @@ impl World {
 
     /// Runs to the end and reports. `wall_s` is filled in by the caller's clock.
     pub fn run(&mut self) -> RunReport {
+        match self.run_limited(Limits::NONE) {
+            Ok(r) => r,
+            Err(e) => unreachable!("a run without limits stopped: {e}"),
+        }
+    }
+
+    /// Runs to the end and reports, unless a limit of `limits` is hit first.
+    pub fn run_limited(&mut self, limits: Limits) -> Result<RunReport, LimitHit> {
         let started = std::time::Instant::now();
+        let max_events = limits.max_events.unwrap_or(u64::MAX);
+        let mem_step = if limits.max_memory.is_some() {
+            MEMORY_CHECK_EVERY
+        } else {
+            u64::MAX
+        };
+        // One comparison per event: `check_at` is the next event count at
+        // which a limit needs looking at.
+        let mut next_mem = self.q.popped();
+        let mut check_at = next_mem.min(max_events);
         while let Some(t) = self.q.peek_time() {
             if t > self.duration {
                 break;
+            }
+            if self.q.popped() >= check_at {
+                let popped = self.q.popped();
+                if popped >= max_events {
+                    return Err(LimitHit::Events {
+                        limit: max_events,
+                        at: self.q.now(),
+                        duration: self.duration,
+                    });
+                }
+                if let (Some(limit), true) = (limits.max_memory, popped >= next_mem) {
+                    if let Some(used) = resident_bytes().filter(|u| *u > limit) {
+                        return Err(LimitHit::Memory {
+                            limit,
+                            used,
+                            at: self.q.now(),
+                            duration: self.duration,
+                        });
+                    }
+                    next_mem = popped.saturating_add(mem_step);
+                }
+                check_at = next_mem.min(max_events);
             }
             if t > self.measure_to && self.link_end.is_none() {
                 self.snapshot_end();
@@ -339,7 +381,7 @@ impl World {
         }
         let mut r = self.report();
         r.wall_s = started.elapsed().as_secs_f64();
-        r
+        Ok(r)
     }
 
     #[inline]

@@ -5,10 +5,10 @@
 use reorderlab_metrics::RunReport;
 use reorderlab_scenario::Scenario;
 
-/// Parses a scenario from TOML text, panicking with the problems if invalid.
+/// Parses a scenario from TOML text through the commands' validation path,
+/// panicking with the problems if invalid.
 pub fn scenario(text: &str) -> Scenario {
-    let names = reorderlab_tcp::variant::names();
-    match reorderlab_scenario::parse(text, "test.toml", &[], &names) {
+    match reorderlab_scenario::check(text, "test.toml", &[]) {
         Ok(s) => s,
         Err(e) => panic!("invalid test scenario:\n{e}\n---\n{text}"),
     }
