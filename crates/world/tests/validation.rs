@@ -140,7 +140,6 @@ fn assert_mathis_band(variant: &str) {
 // Measured before the fix: 0.653 at (50 ms, p = 0.01), under the band;
 // newreno 0.884 and 1.047, sack 1.019 and 1.086 at the same two points.
 #[test]
-#[ignore = "pending the go-back-N fix (issue 10)"]
 fn reno_tracks_the_mathis_formula_at_two_points() {
     assert_mathis_band("reno");
 }
