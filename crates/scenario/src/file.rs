@@ -390,6 +390,12 @@ pub struct Flow {
     /// Duplicate-ACK threshold for fast retransmit (default 3).
     #[schemars(range(min = 1))]
     pub dupthresh: Option<u32>,
+    /// NewReno's timer on partial ACKs (RFC 6582 Section 4): "impatient" (default, only the first partial ACK restarts it) or "slow-but-steady".
+    #[schemars(extend("enum" = ["impatient", "slow-but-steady"]))]
+    pub newreno_timer: Option<String>,
+    /// Out-of-order data and the advertised window: "inside" (default, the window is offered from RCV.NXT) or "subtract" (it shrinks by the bytes held out of order).
+    #[schemars(extend("enum" = ["inside", "subtract"]))]
+    pub rwnd_ooo: Option<String>,
     /// Dumbbell pair of these flows (dumbbell only).
     pub pair: Option<u32>,
     /// Congestion-control override: reno.

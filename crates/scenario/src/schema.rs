@@ -527,6 +527,29 @@ impl Default for Red {
     }
 }
 
+/// `newreno_timer`: when a partial ACK restarts NewReno's retransmission
+/// timer (RFC 6582 Section 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NewRenoTimer {
+    /// Only the first partial ACK restarts it (the RFC's recommendation).
+    #[default]
+    Impatient,
+    /// Every partial ACK restarts it.
+    SlowButSteady,
+}
+
+/// `rwnd_ooo`: how the receiver's advertised window treats data it holds out
+/// of order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RwndOoo {
+    /// The window is offered from RCV.NXT and out-of-order data sits inside
+    /// it, as real receivers do (they never move the right edge left).
+    #[default]
+    Inside,
+    /// The window shrinks by the bytes held out of order.
+    Subtract,
+}
+
 /// One `[[flows]]` table: `count` identical TCP flows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FlowSpec {
@@ -558,6 +581,10 @@ pub struct FlowSpec {
     pub rwnd: Option<u64>,
     /// `dupthresh`: duplicate-ACK threshold for fast retransmit.
     pub dupthresh: u32,
+    /// `newreno_timer`: NewReno's timer rule on partial ACKs (RFC 6582 Section 4).
+    pub newreno_timer: NewRenoTimer,
+    /// `rwnd_ooo`: how out-of-order data affects the advertised window.
+    pub rwnd_ooo: RwndOoo,
     /// `pair`: dumbbell pair these flows use; `None` spreads flows over pairs (dumbbell only).
     pub pair: Option<u32>,
     /// `cc`: congestion-control override (free text for now).

@@ -331,6 +331,34 @@ fn flow(
             "",
         )
     });
+    let newreno_timer = o.opt(cx, "newreno_timer", NewRenoTimer::Impatient, |v| match v {
+        Value::String(s) if s == "impatient" => Ok(NewRenoTimer::Impatient),
+        Value::String(s) if s == "slow-but-steady" => Ok(NewRenoTimer::SlowButSteady),
+        Value::String(s) => Err(unknown(
+            "NewReno timer rule",
+            s,
+            &["impatient", "slow-but-steady"],
+            quote,
+        )),
+        _ => Err(format!(
+            "expected \"impatient\" or \"slow-but-steady\", got {}",
+            walk::describe(v)
+        )),
+    });
+    let rwnd_ooo = o.opt(cx, "rwnd_ooo", RwndOoo::Inside, |v| match v {
+        Value::String(s) if s == "inside" => Ok(RwndOoo::Inside),
+        Value::String(s) if s == "subtract" => Ok(RwndOoo::Subtract),
+        Value::String(s) => Err(unknown(
+            "receive-window rule",
+            s,
+            &["inside", "subtract"],
+            quote,
+        )),
+        _ => Err(format!(
+            "expected \"inside\" or \"subtract\", got {}",
+            walk::describe(v)
+        )),
+    });
     let pair = o.maybe(cx, "pair", |v| {
         walk::int(
             v,
@@ -392,6 +420,8 @@ fn flow(
         initial_window: initial_window?,
         rwnd: rwnd?,
         dupthresh: dupthresh?,
+        newreno_timer: newreno_timer?,
+        rwnd_ooo: rwnd_ooo?,
         pair: pair?,
         cc: cc?,
         params: params?,

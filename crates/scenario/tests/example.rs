@@ -52,6 +52,8 @@ fn the_example_parses_to_the_expected_values() {
             initial_window: 2,
             rwnd: Some(1_000_000),
             dupthresh: 3,
+            newreno_timer: NewRenoTimer::Impatient,
+            rwnd_ooo: RwndOoo::Inside,
             pair: None,
             cc: None,
             params: BTreeMap::new(),

@@ -73,7 +73,7 @@ fn unknown_key_in_a_flow_with_a_suggestion() {
     only_problem(
         &example_with("mss = 1460", "mss = 1460\ndelayed_acks = true"),
         "flows[0].delayed_acks",
-        "unknown key 'delayed_acks' (did you mean 'delayed_ack'?); expected one of: variant, count, mss, bytes, start, delayed_ack, timestamps, sack, dsack, min_rto, max_rto, initial_window, rwnd, dupthresh, pair, cc, params, src, dst, reverse",
+        "unknown key 'delayed_acks' (did you mean 'delayed_ack'?); expected one of: variant, count, mss, bytes, start, delayed_ack, timestamps, sack, dsack, min_rto, max_rto, initial_window, rwnd, dupthresh, newreno_timer, rwnd_ooo, pair, cc, params, src, dst, reverse",
     );
 }
 
@@ -225,7 +225,7 @@ fn several_problems_are_all_reported_in_document_order() {
             ),
             p(
                 "flows[0].msss",
-                "unknown key 'msss' (did you mean 'mss'?); expected one of: variant, count, mss, bytes, start, delayed_ack, timestamps, sack, dsack, min_rto, max_rto, initial_window, rwnd, dupthresh, pair, cc, params, src, dst, reverse"
+                "unknown key 'msss' (did you mean 'mss'?); expected one of: variant, count, mss, bytes, start, delayed_ack, timestamps, sack, dsack, min_rto, max_rto, initial_window, rwnd, dupthresh, newreno_timer, rwnd_ooo, pair, cc, params, src, dst, reverse"
             ),
             p(
                 "impairments[0].probability",

@@ -43,8 +43,14 @@ pub struct ReceiverConfig {
     pub delayed_ack: bool,
     /// How long an ACK may be delayed; [`DEFAULT_DELACK_TIMEOUT`] by default.
     pub delack_timeout: Time,
-    /// Receive buffer in bytes; the advertised window is this minus out-of-order bytes.
+    /// Receive buffer in bytes: the advertised window offered from RCV.NXT.
     pub rwnd: u64,
+    /// Shrink the advertised window by the bytes held out of order. Off by
+    /// default: a real receiver offers its buffer from RCV.NXT with the
+    /// out-of-order data inside that window, and never moves the window's
+    /// right edge left (RFC 9293 Section 3.8.6), so the sender may fill the
+    /// whole buffer above RCV.NXT while a hole is open.
+    pub rwnd_minus_ooo: bool,
     /// Sender's maximum segment size, which defines a "full-sized" segment.
     pub mss: u32,
 }
@@ -60,6 +66,7 @@ impl Default for ReceiverConfig {
             delack_timeout: DEFAULT_DELACK_TIMEOUT,
             // Unlimited: the papers' flows are limited by the sender's window.
             rwnd: u64::MAX,
+            rwnd_minus_ooo: false,
             mss: 1460,
         }
     }
@@ -218,9 +225,14 @@ impl Receiver {
         self.ooo_bytes
     }
 
-    /// Advertised window: buffer minus out-of-order bytes (RFC 9293 Section 3.8.6).
+    /// Advertised window (RFC 9293 Section 3.8.6): the buffer, offered from
+    /// RCV.NXT; less the out-of-order bytes when so configured.
     pub fn rwnd(&self) -> u64 {
-        self.cfg.rwnd.saturating_sub(self.ooo_bytes)
+        if self.cfg.rwnd_minus_ooo {
+            self.cfg.rwnd.saturating_sub(self.ooo_bytes)
+        } else {
+            self.cfg.rwnd
+        }
     }
 
     /// TS.Recent, the TSval echoed next (RFC 7323 Section 4.3).
@@ -362,6 +374,7 @@ mod tests {
             delayed_ack: false,
             delack_timeout: DEFAULT_DELACK_TIMEOUT,
             rwnd: 1 << 20,
+            rwnd_minus_ooo: false,
             mss: MSS,
         }
     }
@@ -411,8 +424,24 @@ mod tests {
         assert_eq!(r.delivered_bytes(), 5000);
     }
 
-    /// Proves: out-of-order data is held (not delivered, window shrinks) and
-    /// released in one go when the hole fills, through every contiguous range.
+    /// Proves: the advertised window is the buffer offered from RCV.NXT
+    /// whatever is held out of order, unless `rwnd_minus_ooo` asks the old
+    /// way (window shrinks by the out-of-order bytes).
+    #[test]
+    fn out_of_order_data_sits_inside_the_window_unless_configured_to_shrink_it() {
+        let mut r = Receiver::new(cfg());
+        let out = r.on_data(Time(0), &seg(2000, MSS));
+        assert_eq!(out.ack.unwrap().rwnd, 1 << 20);
+        let mut r = Receiver::new(ReceiverConfig {
+            rwnd_minus_ooo: true,
+            ..cfg()
+        });
+        let out = r.on_data(Time(0), &seg(2000, MSS));
+        assert_eq!(out.ack.unwrap().rwnd, (1 << 20) - 1000);
+    }
+
+    /// Proves: out-of-order data is held (not delivered) and released in one
+    /// go when the hole fills, through every contiguous range.
     #[test]
     fn out_of_order_buffered_then_delivered_when_hole_fills() {
         let mut r = Receiver::new(cfg());
@@ -420,7 +449,7 @@ mod tests {
         let out = r.on_data(Time(0), &seg(3000, MSS));
         assert_eq!(out.delivered, 0);
         assert_eq!(out.ack.unwrap().ack, 0);
-        assert_eq!(out.ack.unwrap().rwnd, (1 << 20) - 2000);
+        assert_eq!(out.ack.unwrap().rwnd, 1 << 20);
         assert_eq!(r.on_data(Time(0), &seg(5000, MSS)).delivered, 0);
         assert_eq!(r.ooo_bytes(), 3000);
         // Fill [0, 1000): still a hole at 1000.

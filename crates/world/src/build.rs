@@ -10,7 +10,8 @@ use reorderlab_net::impair::{
 use reorderlab_net::topology::{kinds, Graph, LinkDecl, MultipathDecl, Topo};
 use reorderlab_net::{AqmSpec, LinkParams};
 use reorderlab_scenario::{
-    Aqm, Direction, FlowSpec, ImpairmentKind, LinkSpec, Scenario, Topology, TrafficSpec,
+    Aqm, Direction, FlowSpec, ImpairmentKind, LinkSpec, NewRenoTimer, RwndOoo, Scenario, Topology,
+    TrafficSpec,
 };
 use reorderlab_sim::rng::label;
 use reorderlab_sim::{stream, Time};
@@ -213,7 +214,10 @@ fn setup(v: &'static Variant, spec: &FlowSpec, key: &str) -> Result<FlowSetup, B
             dsack,
             limited_transmit: true,
             dupthresh: spec.dupthresh,
-            ..SenderConfig::default()
+            newreno_timer: match spec.newreno_timer {
+                NewRenoTimer::Impatient => reorderlab_tcp::sender::NewRenoTimer::Impatient,
+                NewRenoTimer::SlowButSteady => reorderlab_tcp::sender::NewRenoTimer::SlowButSteady,
+            },
         },
         receiver: ReceiverConfig {
             sack,
@@ -222,6 +226,7 @@ fn setup(v: &'static Variant, spec: &FlowSpec, key: &str) -> Result<FlowSetup, B
             delayed_ack: spec.delayed_ack,
             delack_timeout: DEFAULT_DELACK_TIMEOUT,
             rwnd: spec.rwnd.unwrap_or(u64::MAX),
+            rwnd_minus_ooo: spec.rwnd_ooo == RwndOoo::Subtract,
             mss: spec.mss,
         },
     })
@@ -245,6 +250,8 @@ fn default_flow(variant: &str, mss: u32) -> FlowSpec {
         initial_window: 2,
         rwnd: None,
         dupthresh: 3,
+        newreno_timer: NewRenoTimer::Impatient,
+        rwnd_ooo: RwndOoo::Inside,
         pair: None,
         src: None,
         dst: None,
