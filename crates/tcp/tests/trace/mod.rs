@@ -908,6 +908,10 @@ pub fn run(script: &Script) -> Result<(), Failure> {
 /// Parses and runs every `*.trace` file in `dir` (not its subfolders), sorted
 /// by name; returns (name, outcome) pairs.
 pub fn run_dir(dir: &Path) -> Vec<(String, Result<(), String>)> {
+    // An empty folder does not survive a git clone: a missing one holds no scripts.
+    if !dir.exists() {
+        return Vec::new();
+    }
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -934,6 +938,10 @@ pub fn run_dir(dir: &Path) -> Vec<(String, Result<(), String>)> {
 
 /// Parses every `*.trace` file in `dir` without running it.
 pub fn parse_dir(dir: &Path) -> Vec<(String, String, Result<Script, ParseError>)> {
+    // An empty folder does not survive a git clone: a missing one holds no scripts.
+    if !dir.exists() {
+        return Vec::new();
+    }
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -46,13 +46,20 @@ pub struct TcpPr {
     pub mxrtt: Time,
     /// cburst: drops removed from memorize in the current burst (Section III-B).
     pub cburst: u32,
+    /// cwnd(n) of the drop that started the burst: the window the burst's
+    /// packets were sent in, which cburst is held against.
+    pub burst_cwnd: f64,
+    /// A duplicate cumulative ACK arrived since SND.UNA last advanced (no
+    /// SACK): packets a later cumulative ACK covers waited behind a hole.
+    hole_seen: bool,
     /// waituntil: end of the wait after an extreme loss (Table III line 5).
     pub waituntil: Option<Time>,
     /// (time(n), n) in sending order; its first live entry is the packet of
     /// to-be-ack with the smallest time(n), whose timer expires first.
     sent: VecDeque<(Time, u64)>,
-    /// Scratch list of (n, time(n)) acknowledged by one ACK.
-    acked: Vec<(u64, Time)>,
+    /// Scratch list of (n, time(n)) acknowledged by one ACK; no time(n) when
+    /// the ACK gives no valid RTT sample for n.
+    acked: Vec<(u64, Option<Time>)>,
     /// Drops detected (timer expiries).
     pub drops_detected: u64,
 }
@@ -73,6 +80,8 @@ impl TcpPr {
             srtt: None,
             mxrtt: INITIAL_MXRTT,
             cburst: 0,
+            burst_cwnd: 0.0,
+            hole_seen: false,
             waituntil: None,
             sent: VecDeque::new(),
             acked: Vec::new(),
@@ -95,17 +104,28 @@ impl TcpPr {
                 let lo = st.seg_above(b.start).max(new_una);
                 let hi = st.seg_below(b.end);
                 st.sb
-                    .mark_sacked_range(lo, hi, |s, r| acked.push((s, r.last_sent)));
+                    .mark_sacked_range(lo, hi, |s, r| acked.push((s, Some(r.last_sent))));
             }
         }
         let una = st.sb.una();
         let new_una = st.seg_below(ack.ack).min(st.sb.nxt());
+        // Without SACK the sender cannot tell when a packet above a hole
+        // arrived: after duplicate ACKs, only the packet that filled the
+        // hole (the first one the cumulative ACK covers) gives an RTT
+        // sample; the others are acknowledged without one, so srtt never
+        // counts the time they waited behind the hole.
+        let only_first_sample = !st.cfg.sack && self.hole_seen;
+        if new_una == una && st.sb.packets_out() > 0 && !st.cfg.sack {
+            self.hole_seen = true;
+        }
         if new_una > una {
+            self.hole_seen = false;
             let mut newest = Time::ZERO;
             let mut retx = false;
             st.sb.advance(new_una, |s, r| {
                 if !r.sacked() {
-                    acked.push((s, r.last_sent));
+                    let sampled = !only_first_sample || s == una;
+                    acked.push((s, sampled.then_some(r.last_sent)));
                 }
                 newest = newest.max(r.last_sent);
                 retx |= r.tx_count > 1;
@@ -129,22 +149,29 @@ impl TcpPr {
         self.clean_head(st);
     }
 
-    /// "ack received for packet n" (Table III lines 28-37).
-    fn ack_event(&mut self, st: &mut SenderState, now: Time, time_n: Time) {
+    /// "ack received for packet n" (Table III lines 28-37); `time_n` is None
+    /// when the ACK gives no valid RTT sample for n (see `on_ack`).
+    fn ack_event(&mut self, st: &mut SenderState, now: Time, time_n: Option<Time>) {
         let floor_cwnd = st.cwnd.floor().max(1.0);
         let memo_empty = st.sb.memo_len() == 0;
         if self.mode == PrMode::Waiting {
             return;
         }
-        // Line 29: srtt = max(alpha^(1/floor(cwnd)) * srtt, time - time(n)) (eq. 2).
-        let sample = now - time_n;
+        // Line 29: srtt = max(alpha^(1/floor(cwnd)) * srtt, time - time(n))
+        // (eq. 2); the decay applies per packet ACKed (cwnd times per RTT),
+        // the sample only when it is valid.
         let decayed = self
             .srtt
-            .map_or(Time::ZERO, |s| s.mul_f64(self.alpha.powf(1.0 / floor_cwnd)));
-        let srtt = decayed.max(sample);
-        self.srtt = Some(srtt);
-        // Line 30: mxrtt := beta * srtt (eq. 1).
-        self.mxrtt = srtt.mul_f64(self.beta);
+            .map(|s| s.mul_f64(self.alpha.powf(1.0 / floor_cwnd)));
+        let srtt = match (decayed, time_n.map(|t| now - t)) {
+            (Some(d), Some(x)) => Some(d.max(x)),
+            (d, x) => d.or(x),
+        };
+        if let Some(srtt) = srtt {
+            self.srtt = Some(srtt);
+            // Line 30: mxrtt := beta * srtt (eq. 1).
+            self.mxrtt = srtt.mul_f64(self.beta);
+        }
         if memo_empty {
             self.cburst = 0;
         }
@@ -218,7 +245,11 @@ impl TcpPr {
         if st.sb.unmemo(n) {
             // Other drops in a burst do not halve cwnd again (line 12).
             self.cburst += 1;
-            let burst_too_long = self.cburst as f64 > st.cwnd / 2.0 + 1.0;
+            // "we check if cburst ... exceeds cwnd/2+1" (Section III-B),
+            // after "timeouts in TCP SACK when more than cwnd/2+1 packets are
+            // dropped within a window": the window the burst was dropped
+            // from, cwnd(n) of its first drop, not the window halved since.
+            let burst_too_long = self.cburst as f64 > self.burst_cwnd / 2.0 + 1.0;
             if extreme && self.mode != PrMode::Waiting && (burst_too_long || was_retransmitted) {
                 self.extreme_loss(st, now, r.cwnd_at_send as f64);
             }
@@ -240,6 +271,7 @@ impl TcpPr {
             st.tag_pending = Some(TxKind::Timeout);
             return;
         }
+        self.burst_cwnd = r.cwnd_at_send as f64;
         if extreme && (st.cwnd < 4.0 || was_retransmitted) {
             st.sb.memorize_to_be_ack();
             self.cburst = 0;
@@ -581,28 +613,54 @@ mod tests {
         assert_eq!(h.s.stats.timeouts, 1);
     }
 
-    #[test]
-    fn extreme_loss_when_cburst_exceeds_half_cwnd_plus_one() {
+    /// Loses `lost` packets from SND.UNA up in one burst (the rest of the
+    /// window SACKed) and fires timers until the burst is handled; returns
+    /// W = cwnd(n) of the first drop and the largest cburst seen.
+    fn burst(lost: impl Fn(f64) -> u64) -> (H, f64, u32) {
         let mut h = pr(true);
         h.start();
-        let t = h.grow_to(32);
+        let t = h.grow_to(40);
         let una = h.s.sb.una();
         let nxt = h.s.sb.nxt();
-        // 12 of 32 lost in one burst: after halving to ~16, cburst reaches 16/2 + 1 = 9 < 11.
-        h.ack(t + 10, una, &[(una + 12, nxt)]);
-        for _ in 0..12 {
+        let w = h.s.sb.get(una).unwrap().cwnd_at_send as f64;
+        let lost = lost(w);
+        h.ack(t + 10, una, &[(una + lost, nxt)]);
+        // What that ACK let go arrives too: only the burst is missing.
+        let nxt = h.s.sb.nxt();
+        h.ack(t + 11, una, &[(una + lost, nxt)]);
+        let mut max_cburst = 0;
+        // Fire timers until every packet of the burst has been declared
+        // dropped (later packets, sent as the window opened, are not part
+        // of it), or the burst turned extreme.
+        while h.st().drops_detected < lost && h.st().mode != PrMode::Waiting {
             h.fire();
-            if h.s.cwnd == 1.0 {
-                break;
-            }
+            max_cburst = max_cburst.max(h.st().cburst);
         }
-        assert_eq!(h.s.cwnd, 1.0, "the burst is too long: SACK would time out");
-        assert!(
-            h.st().cburst as f64 > 16.0 / 2.0 + 1.0 - 8.0,
-            "cburst {}",
-            h.st().cburst
-        );
-        assert_eq!(h.st().mode, PrMode::Waiting);
+        (h, w, max_cburst)
+    }
+
+    #[test]
+    fn extreme_loss_when_cburst_exceeds_half_the_bursts_window_plus_one() {
+        // Section III-B: extreme when cburst > cwnd/2 + 1, cwnd being the
+        // window the burst was dropped from (cwnd(n) of its first drop, W).
+        // floor(W/2 + 1) + 2 drops: cburst reaches floor(W/2 + 1) + 1.
+        let (h, w, cburst) = burst(|w| (w / 2.0 + 1.0).floor() as u64 + 2);
+        assert!(w >= 16.0, "a large window: W = {w}");
+        assert_eq!(h.st().mode, PrMode::Waiting, "W = {w}");
+        assert_eq!(h.s.cwnd, 1.0);
+        assert_eq!(cburst as f64, (w / 2.0 + 1.0).floor() + 1.0);
+    }
+
+    #[test]
+    fn a_burst_of_half_the_window_is_not_extreme_although_it_exceeds_half_the_halved_one() {
+        // floor(W/2 + 1) + 1 drops: cburst reaches floor(W/2 + 1), not above
+        // W/2 + 1, but far above (W/2)/2 + 1, the threshold read from the
+        // window already halved by the burst's first drop.
+        let (h, w, cburst) = burst(|w| (w / 2.0 + 1.0).floor() as u64 + 1);
+        assert!(cburst as f64 > (w / 2.0) / 2.0 + 1.0);
+        assert_ne!(h.st().mode, PrMode::Waiting, "W = {w}, cburst {cburst}");
+        assert_eq!(h.s.cwnd, (w / 2.0).max(1.0), "halved once, to cwnd(n)/2");
+        assert_eq!(h.s.stats.timeouts, 0);
     }
 
     #[test]
