@@ -27,6 +27,7 @@ fn stdout_failed(e: std::io::Error) -> ! {
 }
 
 mod bench;
+mod progress;
 mod reproduce;
 mod sweep;
 
@@ -82,7 +83,8 @@ enum Cmd {
         /// Override a key: --set topology.bottleneck.rate=10Mbps (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
-        /// Print only the output directory, no table.
+        /// Print only the output directory: no table, no progress bar (the
+        /// bar is shown on stderr only when stderr is a terminal).
         #[arg(long)]
         quiet: bool,
     },
@@ -272,7 +274,13 @@ fn main() -> ExitCode {
                 max_events: max_events.or(defaults.max_events),
                 max_memory: max_memory.or(defaults.max_memory),
             };
-            let (report, series) = match reorderlab_world::run_limited(&sc, limits) {
+            let mut bar = progress::Progress::new(sc.duration, progress::wanted(quiet));
+            let result =
+                reorderlab_world::run_observed(&sc, limits, progress::EVERY, &mut |t, n| {
+                    bar.update(t, n)
+                });
+            bar.finish();
+            let (report, series) = match result {
                 Ok(r) => r,
                 Err(RunError::Build(e)) => {
                     eprintln!("{}: {e}", scenario.display());
