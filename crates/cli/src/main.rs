@@ -62,7 +62,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run a scenario: print a per-flow table, write summary.json, flows.csv,
-    /// reorder_density.csv and (with measure.series_interval) series.csv.
+    /// links.csv, reorder_density.csv and (with measure.series_interval)
+    /// series.csv.
     #[command(after_help = RUN_HELP)]
     Run {
         /// Scenario file (TOML).
@@ -134,9 +135,11 @@ const EXIT_IO: u8 = 1;
 const EXIT_LIMIT: u8 = 3;
 
 const RUN_HELP: &str = "\
-Files written to the output directory:
+Files written to the output directory (every figure covers [measure] from..to
+except the whole-run totals: bytes_delivered, *_total, completion_time_s):
   summary.json         the run: per-flow and per-link figures, events processed
   flows.csv            one row per flow
+  links.csv            one row per link direction: utilization, packets, drops, whether a bottleneck
   reorder_density.csv  RFC 5236 reorder density of each flow (non-empty bins)
   series.csv           cwnd, ssthresh, srtt and goodput samples (with measure.series_interval)
 
@@ -231,19 +234,58 @@ fn print_table(r: &RunReport) {
                 .unwrap_or_else(|| "-".into()),
         );
     }
-    for l in &r.links {
-        if l.packets == 0 && l.drops == 0 {
-            continue;
-        }
-        outln!(
+    for line in link_lines(&r.links) {
+        outln!("{line}");
+    }
+}
+
+/// The links of the terminal table: the bottlenecks (or, when the topology
+/// names none, the busiest link direction) one line each, then one line
+/// over every link direction; links.csv has them all.
+fn link_lines(links: &[reorderlab_metrics::LinkReport]) -> Vec<String> {
+    let line = |l: &reorderlab_metrics::LinkReport| {
+        format!(
             "link {:<14} {:<8} utilization {:>6.2}%  packets {:>9}  drops {:>7}",
             l.name,
             l.direction,
             l.utilization * 100.0,
             l.packets,
             l.drops
-        );
+        )
+    };
+    let busiest = links
+        .iter()
+        .max_by(|a, b| a.utilization.total_cmp(&b.utilization));
+    let mut shown: Vec<&reorderlab_metrics::LinkReport> = links
+        .iter()
+        .filter(|l| l.bottleneck && (l.packets > 0 || l.drops > 0 || l.direction == "forward"))
+        .collect();
+    if shown.is_empty() {
+        shown.extend(busiest);
     }
+    let mut out: Vec<String> = shown.into_iter().map(line).collect();
+    let packets: u64 = links.iter().map(|l| l.packets).sum();
+    let drops: u64 = links.iter().map(|l| l.drops).sum();
+    let imp: u64 = links.iter().map(|l| l.impairment_drops).sum();
+    let active = links
+        .iter()
+        .filter(|l| l.packets > 0 || l.drops > 0)
+        .count();
+    out.push(format!(
+        "all {} link directions ({} active): packets {}, drops {} ({} by impairments){}; each in links.csv",
+        links.len(),
+        active,
+        packets,
+        drops,
+        imp,
+        busiest.map_or_else(String::new, |b| format!(
+            ", busiest {} {} at {:.2}%",
+            b.name,
+            b.direction,
+            b.utilization * 100.0
+        )),
+    ));
+    out
 }
 
 fn main() -> ExitCode {

@@ -109,6 +109,11 @@ pub struct LinkReport {
     pub drops: u64,
     /// Of those, dropped by an impairment.
     pub impairment_drops: u64,
+    /// A bottleneck of the topology: its name starts with "bottleneck" or it
+    /// belongs to a group named "bottleneck*" or "core". The terminal table
+    /// shows these (or the busiest link when none is) and sums up the rest.
+    #[serde(default)]
+    pub bottleneck: bool,
 }
 
 /// The whole run (summary.json).

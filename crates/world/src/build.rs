@@ -369,17 +369,34 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
         }
     }
 
+    // Bottlenecks: links named "bottleneck*" or in a "bottleneck*" or
+    // "core" group.
+    let mut bottlenecks: std::collections::HashSet<&str> = topo
+        .groups
+        .iter()
+        .filter(|(g, _)| g.starts_with("bottleneck") || g == "core")
+        .flat_map(|(_, members)| members.iter().map(String::as_str))
+        .collect();
+    bottlenecks.extend(
+        topo.links
+            .iter()
+            .map(|l| l.name.as_str())
+            .filter(|n| n.starts_with("bottleneck")),
+    );
     let mut reported = Vec::new();
     for l in &topo.links {
+        let bottleneck = bottlenecks.contains(l.name.as_str());
         reported.push(ReportedLink {
             link: l.forward,
             name: l.name.clone(),
             direction: "forward",
+            bottleneck,
         });
         reported.push(ReportedLink {
             link: l.reverse,
             name: l.name.clone(),
             direction: "reverse",
+            bottleneck,
         });
     }
     Ok(World::new(sc, topo.net, flows, cbrs, web, reported))

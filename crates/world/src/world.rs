@@ -283,6 +283,8 @@ pub struct ReportedLink {
     pub link: reorderlab_net::LinkId,
     pub name: String,
     pub direction: &'static str,
+    /// Named or grouped as a bottleneck ([`LinkReport::bottleneck`]).
+    pub bottleneck: bool,
 }
 
 /// A built simulation, ready to run.
@@ -859,6 +861,7 @@ impl World {
                     packets: e.packets - b.packets,
                     drops: e.drops() - b.drops(),
                     impairment_drops: e.impairment_drops - b.impairment_drops,
+                    bottleneck: rl.bottleneck,
                 }
             })
             .collect();
