@@ -181,6 +181,7 @@ fn swaps(delay_ms: u32, id: &'static str, source: &'static str, claims: Vec<Clai
             full: strs(&["1", "2", "4", "8", "16", "32", "64"]),
             quick: strs(&["1", "8", "64"]),
             position: ident,
+            log: true,
         },
         seeds: (5, 2),
         full_set: vec![],
@@ -377,6 +378,7 @@ fn multipath(
             full: strs(&["0", "0.5", "1", "2", "3", "5", "500"]),
             quick: strs(&["0", "1", "500"]),
             position: log1p10,
+            log: false,
         },
         seeds: (3, 2),
         full_set: vec![],
@@ -512,6 +514,7 @@ fn fairness(
             full: strs(&["1", "2", "4", "8", "16", "32"]),
             quick: strs(&["2", "8"]),
             position: ident,
+            log: false,
         },
         seeds: (5, 1),
         full_set: vec![],
@@ -865,6 +868,7 @@ pub fn experiments() -> Vec<Experiment> {
         full: strs(&["15Mbps", "10Mbps", "5Mbps", "3Mbps", "2Mbps", "1Mbps"]),
         quick: strs(&["15Mbps", "2Mbps"]),
         position: ident,
+        log: false,
     };
     fig11.full_set = strs(&["flows.0.count=16", "flows.1.count=16"]);
     fig11.quick_set = strs(&[
@@ -922,6 +926,7 @@ pub fn experiments() -> Vec<Experiment> {
         full: strs(&["1", "1.5", "2", "3", "5", "10"]),
         quick: strs(&["1", "3", "10"]),
         position: ident,
+        log: false,
     };
     fig12.full_set = strs(&["flows.0.count=32", "flows.1.count=32"]);
     fig12.quick_set = strs(&[
@@ -1065,6 +1070,7 @@ params = { alpha = 0.99, beta = 3.0 }
             full: strs(&["6", "7", "8", "9", "10"]),
             quick: strs(&["8", "10"]),
             position: ident,
+            log: false,
         },
         seeds: (5, 1),
         full_set: vec![],
