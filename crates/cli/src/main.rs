@@ -91,7 +91,7 @@ enum Cmd {
     },
     /// Check a scenario file exactly as `run`, `sweep` and `reproduce` do, and
     /// explain every problem (one line each: FILE: KEY: MESSAGE).
-    #[command(after_help = EXIT_CODES_HELP)]
+    #[command(after_help = VALIDATE_HELP)]
     Validate {
         /// Scenario file (TOML); docs/scenarios.md documents every key.
         scenario: PathBuf,
@@ -111,7 +111,9 @@ enum Cmd {
     },
     /// List the TCP variants.
     Variants {
-        /// Machine-readable output.
+        /// Machine-readable output: every `cc` value and every variant with
+        /// its defaults and parameters (the catalog docs/scenarios.md's
+        /// variant tables are generated from).
         #[arg(long)]
         json: bool,
     },
@@ -148,6 +150,33 @@ Exit codes:
   1  the results could not be written
   2  bad input: the scenario file cannot be read or is invalid, or a bad argument
   3  stopped by --max-events or --max-memory; the message says which and how to raise it";
+
+const VALIDATE_HELP: &str = "\
+What is checked: the whole file against the schema of docs/scenarios.md
+(every key, its type, unit and range; unknown keys are errors, with a
+\"did you mean\" when one is close), the names of variants, `cc` values and
+each variant's `params` ranges (`reorderlab variants --json`), the node and
+link names of the topology, and the bounds on inputs that would exhaust
+memory or never finish. `run`, `sweep`, `reproduce` and `bench` call the
+same check, so a file that passes here runs.
+
+Output: on success one line, FILE: ok (N flows, ...); otherwise every
+problem, one per line, as FILE: KEY: MESSAGE, KEY a dotted path with
+array elements numbered from 0:
+  x.toml: flows[0].delayed_acks: unknown key 'delayed_acks' (did you mean 'delayed_ack'?); ...
+  x.toml: topology.bottleneck.rate: expected a rate with a unit, like \"15Mbps\", got \"fast\"
+
+Examples:
+  reorderlab validate scenarios/one-sack-flow.toml
+  reorderlab validate x.toml --set flows.0.variant=tcp-pr --set seed=7
+
+Editors: `reorderlab schema --json` (docs/scenario.schema.json) is the
+JSON Schema of a scenario file; a first line #:schema PATH gives
+completion and checking in taplo-based editors.
+
+Exit codes:
+  0  the scenario is valid
+  2  it is not (every problem is listed), or the file cannot be read, or a bad --set";
 
 /// The largest seed: TOML's largest integer, so that every seed a command
 /// line accepts can be written in a scenario file, and the other way round.
@@ -381,18 +410,7 @@ fn main() -> ExitCode {
         }
         Cmd::Variants { json } => {
             if json {
-                let v: Vec<_> = variant::VARIANTS
-                    .iter()
-                    .map(|v| {
-                        serde_json::json!({
-                            "name": v.name,
-                            "description": v.description,
-                            "source": v.source,
-                            "sack": v.sack,
-                            "dsack": v.dsack,
-                        })
-                    })
-                    .collect();
+                let v = reorderlab_scenario::doc::variants_json();
                 outln!("{}", serde_json::to_string_pretty(&v).expect("json"));
             } else {
                 for v in variant::VARIANTS {

@@ -337,7 +337,8 @@ fn validate_accepts_the_bundled_scenarios() {
 fn variants_lists_every_baseline_with_its_source() {
     let o = run(&["variants", "--json"]);
     assert!(o.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let all: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = &all["variants"];
     let names: Vec<&str> = v
         .as_array()
         .unwrap()
@@ -351,7 +352,33 @@ fn variants_lists_every_baseline_with_its_source() {
         .as_array()
         .unwrap()
         .iter()
-        .all(|x| !x["source"].as_str().unwrap().is_empty()));
+        .all(|x| !x["source"].as_str().unwrap().is_empty() && x["cc"] == "reno"));
+    // The cc values, and every parameter with its default and range.
+    assert_eq!(all["cc"], serde_json::json!(["reno"]));
+    let pr = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"] == "tcp-pr")
+        .unwrap();
+    let beta = pr["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "beta")
+        .unwrap();
+    assert_eq!(
+        (beta["default"].as_f64(), beta["min"].as_f64()),
+        (Some(3.0), Some(1.0))
+    );
+    // docs/scenarios.md's variant table lists every name the JSON does.
+    let doc = std::fs::read_to_string(repo().join("docs/scenarios.md")).unwrap();
+    for n in &names {
+        assert!(
+            doc.contains(&format!("| `{n}` |")),
+            "{n} missing from docs/scenarios.md"
+        );
+    }
     let o = run(&["variants"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("RFC 6675"));
 }
@@ -510,6 +537,15 @@ fn help_documents_the_exit_codes_and_the_files() {
     }
     let h = text(&run(&["validate", "--help"]).stdout);
     assert!(h.contains("exactly as `run`"), "{h}");
+    for n in [
+        "FILE: KEY: MESSAGE",
+        "docs/scenarios.md",
+        "--set",
+        "did you mean",
+        "2  ",
+    ] {
+        assert!(h.contains(n), "{n:?} missing from validate --help: {h}");
+    }
 }
 
 /// A scenario name never makes `run` write outside results/.
