@@ -19,7 +19,7 @@ struct Workload {
     text: &'static str,
 }
 
-const WORKLOADS: [Workload; 4] = [
+const WORKLOADS: [Workload; 5] = [
     Workload {
         name: "W1",
         file: "benchmarks/workloads/w1.toml",
@@ -40,12 +40,17 @@ const WORKLOADS: [Workload; 4] = [
         file: "benchmarks/workloads/w4.toml",
         text: include_str!("../../../benchmarks/workloads/w4.toml"),
     },
+    Workload {
+        name: "W5",
+        file: "benchmarks/workloads/w5.toml",
+        text: include_str!("../../../benchmarks/workloads/w5.toml"),
+    },
 ];
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Workload to run: W1, W2, W3, W4 or all.
-    #[arg(long, default_value = "all", value_name = "W1|W2|W3|W4|all")]
+    /// Workload to run: W1, W2, W3, W4, W5 or all.
+    #[arg(long, default_value = "all", value_name = "W1|W2|W3|W4|W5|all")]
     pub workload: String,
     /// Runs of each workload, each in a fresh process; the run with the
     /// median wall time is reported.
@@ -58,7 +63,7 @@ pub struct BenchArgs {
 
 #[derive(Args)]
 pub struct BenchOneArgs {
-    /// Workload: W1, W2, W3 or W4.
+    /// Workload: W1, W2, W3, W4 or W5.
     pub workload: String,
     /// Override a key of the workload (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -83,6 +88,12 @@ pub struct Measurement {
     pub built_rss_bytes: Option<u64>,
     /// Most packets (data and ACKs) alive at once: the packet pool's high-water mark.
     pub peak_packets: u64,
+    /// The busiest link direction ("name direction") and the fraction of
+    /// the run it spent transmitting: how loaded the simulated network was.
+    #[serde(default)]
+    pub busiest_link: String,
+    #[serde(default)]
+    pub utilization: f64,
 }
 
 impl Measurement {
@@ -123,7 +134,7 @@ fn targets(m: &Measurement) -> Vec<Target> {
     };
     match m.workload.as_str() {
         "W1" => t.push(speed(1000.0)),
-        "W3" => {
+        "W3" | "W5" => {
             t.push(speed(20.0));
             t.push(Target {
                 what: ">= 2 M data segments delivered per wall second".into(),
@@ -213,7 +224,13 @@ pub fn run_one(a: BenchOneArgs) -> ExitCode {
         .zip(&mss)
         .map(|(f, &m)| f.bytes_delivered as f64 / f64::from(m.max(1)))
         .sum();
+    let busiest = report
+        .links
+        .iter()
+        .max_by(|a, b| a.utilization.total_cmp(&b.utilization));
     let m = Measurement {
+        busiest_link: busiest.map_or_else(String::new, |l| format!("{} {}", l.name, l.direction)),
+        utilization: busiest.map_or(0.0, |l| l.utilization),
         workload: w.name.to_string(),
         flows: sc.total_flows(),
         sim_s: report.duration_s,
@@ -242,6 +259,8 @@ struct WorkloadResult {
     bytes_per_packet_in_flight: Option<f64>,
     peak_packets: u64,
     events: u64,
+    busiest_link: String,
+    utilization: f64,
     runs: Vec<Measurement>,
     targets: Vec<Target>,
 }
@@ -371,6 +390,8 @@ pub fn run(a: BenchArgs) -> ExitCode {
             bytes_per_packet_in_flight: m.bytes_per_packet(),
             peak_packets: m.peak_packets,
             events: m.events,
+            busiest_link: m.busiest_link.clone(),
+            utilization: m.utilization,
             targets: targets(&m),
             runs,
         });
@@ -397,7 +418,7 @@ pub fn run(a: BenchArgs) -> ExitCode {
         if a.repeat == 1 { "" } else { "s" }
     );
     outln!(
-        "{:<8} {:>6} {:>7} {:>9} {:>12} {:>10} {:>12} {:>9} {:>10} {:>9}",
+        "{:<8} {:>6} {:>7} {:>9} {:>12} {:>10} {:>12} {:>6} {:>9} {:>10} {:>9}  {}",
         "workload",
         "flows",
         "sim s",
@@ -405,13 +426,15 @@ pub fn run(a: BenchArgs) -> ExitCode {
         "x real time",
         "M events/s",
         "M data seg/s",
+        "util",
         "peak MiB",
         "peak pkts",
-        "B/pkt"
+        "B/pkt",
+        "busiest link"
     );
     for r in &results {
         outln!(
-            "{:<8} {:>6} {:>7} {:>9.3} {:>12.1} {:>10.2} {:>12.3} {:>9} {:>10} {:>9}",
+            "{:<8} {:>6} {:>7} {:>9.3} {:>12.1} {:>10.2} {:>12.3} {:>5.1}% {:>9} {:>10} {:>9}  {}",
             r.workload,
             r.flows,
             r.sim_s,
@@ -419,10 +442,12 @@ pub fn run(a: BenchArgs) -> ExitCode {
             r.real_time_factor,
             r.events_per_s / 1e6,
             r.segments_delivered_per_s / 1e6,
+            r.utilization * 100.0,
             mib(r.peak_rss_bytes),
             r.peak_packets,
             r.bytes_per_packet_in_flight
                 .map_or_else(|| "-".into(), |b| format!("{b:.0}")),
+            r.busiest_link,
         );
     }
     outln!("targets:");

@@ -27,6 +27,7 @@ fn stdout_failed(e: std::io::Error) -> ! {
 }
 
 mod bench;
+mod progress;
 mod reproduce;
 mod sweep;
 
@@ -61,7 +62,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run a scenario: print a per-flow table, write summary.json, flows.csv,
-    /// reorder_density.csv and (with measure.series_interval) series.csv.
+    /// links.csv, reorder_density.csv and (with measure.series_interval)
+    /// series.csv.
     #[command(after_help = RUN_HELP)]
     Run {
         /// Scenario file (TOML).
@@ -82,13 +84,14 @@ enum Cmd {
         /// Override a key: --set topology.bottleneck.rate=10Mbps (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
-        /// Print only the output directory, no table.
+        /// Print only the output directory: no table, no progress bar (the
+        /// bar is shown on stderr only when stderr is a terminal).
         #[arg(long)]
         quiet: bool,
     },
     /// Check a scenario file exactly as `run`, `sweep` and `reproduce` do, and
     /// explain every problem (one line each: FILE: KEY: MESSAGE).
-    #[command(after_help = EXIT_CODES_HELP)]
+    #[command(after_help = VALIDATE_HELP)]
     Validate {
         /// Scenario file (TOML); docs/scenarios.md documents every key.
         scenario: PathBuf,
@@ -108,7 +111,9 @@ enum Cmd {
     },
     /// List the TCP variants.
     Variants {
-        /// Machine-readable output.
+        /// Machine-readable output: every `cc` value and every variant with
+        /// its defaults and parameters (the catalog docs/scenarios.md's
+        /// variant tables are generated from).
         #[arg(long)]
         json: bool,
     },
@@ -132,9 +137,11 @@ const EXIT_IO: u8 = 1;
 const EXIT_LIMIT: u8 = 3;
 
 const RUN_HELP: &str = "\
-Files written to the output directory:
+Files written to the output directory (every figure covers [measure] from..to
+except the whole-run totals: bytes_delivered, *_total, completion_time_s):
   summary.json         the run: per-flow and per-link figures, events processed
   flows.csv            one row per flow
+  links.csv            one row per link direction: utilization, packets, drops, whether a bottleneck
   reorder_density.csv  RFC 5236 reorder density of each flow (non-empty bins)
   series.csv           cwnd, ssthresh, srtt and goodput samples (with measure.series_interval)
 
@@ -143,6 +150,33 @@ Exit codes:
   1  the results could not be written
   2  bad input: the scenario file cannot be read or is invalid, or a bad argument
   3  stopped by --max-events or --max-memory; the message says which and how to raise it";
+
+const VALIDATE_HELP: &str = "\
+What is checked: the whole file against the schema of docs/scenarios.md
+(every key, its type, unit and range; unknown keys are errors, with a
+\"did you mean\" when one is close), the names of variants, `cc` values and
+each variant's `params` ranges (`reorderlab variants --json`), the node and
+link names of the topology, and the bounds on inputs that would exhaust
+memory or never finish. `run`, `sweep`, `reproduce` and `bench` call the
+same check, so a file that passes here runs.
+
+Output: on success one line, FILE: ok (N flows, ...); otherwise every
+problem, one per line, as FILE: KEY: MESSAGE, KEY a dotted path with
+array elements numbered from 0:
+  x.toml: flows[0].delayed_acks: unknown key 'delayed_acks' (did you mean 'delayed_ack'?); ...
+  x.toml: topology.bottleneck.rate: expected a rate with a unit, like \"15Mbps\", got \"fast\"
+
+Examples:
+  reorderlab validate scenarios/one-sack-flow.toml
+  reorderlab validate x.toml --set flows.0.variant=tcp-pr --set seed=7
+
+Editors: `reorderlab schema --json` (docs/scenario.schema.json) is the
+JSON Schema of a scenario file; a first line #:schema PATH gives
+completion and checking in taplo-based editors.
+
+Exit codes:
+  0  the scenario is valid
+  2  it is not (every problem is listed), or the file cannot be read, or a bad --set";
 
 /// The largest seed: TOML's largest integer, so that every seed a command
 /// line accepts can be written in a scenario file, and the other way round.
@@ -229,19 +263,58 @@ fn print_table(r: &RunReport) {
                 .unwrap_or_else(|| "-".into()),
         );
     }
-    for l in &r.links {
-        if l.packets == 0 && l.drops == 0 {
-            continue;
-        }
-        outln!(
+    for line in link_lines(&r.links) {
+        outln!("{line}");
+    }
+}
+
+/// The links of the terminal table: the bottlenecks (or, when the topology
+/// names none, the busiest link direction) one line each, then one line
+/// over every link direction; links.csv has them all.
+fn link_lines(links: &[reorderlab_metrics::LinkReport]) -> Vec<String> {
+    let line = |l: &reorderlab_metrics::LinkReport| {
+        format!(
             "link {:<14} {:<8} utilization {:>6.2}%  packets {:>9}  drops {:>7}",
             l.name,
             l.direction,
             l.utilization * 100.0,
             l.packets,
             l.drops
-        );
+        )
+    };
+    let busiest = links
+        .iter()
+        .max_by(|a, b| a.utilization.total_cmp(&b.utilization));
+    let mut shown: Vec<&reorderlab_metrics::LinkReport> = links
+        .iter()
+        .filter(|l| l.bottleneck && (l.packets > 0 || l.drops > 0 || l.direction == "forward"))
+        .collect();
+    if shown.is_empty() {
+        shown.extend(busiest);
     }
+    let mut out: Vec<String> = shown.into_iter().map(line).collect();
+    let packets: u64 = links.iter().map(|l| l.packets).sum();
+    let drops: u64 = links.iter().map(|l| l.drops).sum();
+    let imp: u64 = links.iter().map(|l| l.impairment_drops).sum();
+    let active = links
+        .iter()
+        .filter(|l| l.packets > 0 || l.drops > 0)
+        .count();
+    out.push(format!(
+        "all {} link directions ({} active): packets {}, drops {} ({} by impairments){}; each in links.csv",
+        links.len(),
+        active,
+        packets,
+        drops,
+        imp,
+        busiest.map_or_else(String::new, |b| format!(
+            ", busiest {} {} at {:.2}%",
+            b.name,
+            b.direction,
+            b.utilization * 100.0
+        )),
+    ));
+    out
 }
 
 fn main() -> ExitCode {
@@ -272,7 +345,13 @@ fn main() -> ExitCode {
                 max_events: max_events.or(defaults.max_events),
                 max_memory: max_memory.or(defaults.max_memory),
             };
-            let (report, series) = match reorderlab_world::run_limited(&sc, limits) {
+            let mut bar = progress::Progress::new(sc.duration, progress::wanted(quiet));
+            let result =
+                reorderlab_world::run_observed(&sc, limits, progress::EVERY, &mut |t, n| {
+                    bar.update(t, n)
+                });
+            bar.finish();
+            let (report, series) = match result {
                 Ok(r) => r,
                 Err(RunError::Build(e)) => {
                     eprintln!("{}: {e}", scenario.display());
@@ -331,18 +410,7 @@ fn main() -> ExitCode {
         }
         Cmd::Variants { json } => {
             if json {
-                let v: Vec<_> = variant::VARIANTS
-                    .iter()
-                    .map(|v| {
-                        serde_json::json!({
-                            "name": v.name,
-                            "description": v.description,
-                            "source": v.source,
-                            "sack": v.sack,
-                            "dsack": v.dsack,
-                        })
-                    })
-                    .collect();
+                let v = reorderlab_scenario::doc::variants_json();
                 outln!("{}", serde_json::to_string_pretty(&v).expect("json"));
             } else {
                 for v in variant::VARIANTS {

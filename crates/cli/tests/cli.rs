@@ -78,6 +78,48 @@ fn run_writes_summary_json_and_flows_csv_with_the_documented_keys() {
     assert_eq!(csv.lines().count(), 3, "header + 2 flows:\n{csv}");
 }
 
+/// The table shows the bottleneck and one line over all links, not a line
+/// per link; links.csv has every link direction. stderr carries no
+/// progress bar when it is not a terminal.
+#[test]
+fn a_large_dumbbell_prints_its_bottleneck_and_writes_every_link_to_links_csv() {
+    let d = tmpdir("links");
+    let sc = write(&d, "good.toml", GOOD);
+    let out = d.join("out");
+    let o = run(&[
+        "run",
+        &sc,
+        "--set",
+        "topology.pairs=20",
+        "--set",
+        "duration=1s",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let table = String::from_utf8_lossy(&o.stdout);
+    let links: Vec<&str> = table.lines().filter(|l| l.starts_with("link ")).collect();
+    assert_eq!(links.len(), 2, "{table}");
+    assert!(links.iter().all(|l| l.contains("bottleneck")), "{table}");
+    assert!(
+        table.contains("all 82 link directions (") && table.contains("links.csv"),
+        "{table}"
+    );
+    let csv = std::fs::read_to_string(out.join("links.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("name,direction,utilization,packets,drops,impairment_drops,bottleneck")
+    );
+    assert_eq!(lines.clone().count(), 82, "41 links x 2 directions:\n{csv}");
+    assert_eq!(lines.filter(|l| l.ends_with(",true")).count(), 2);
+}
+
 /// Every file in `dir`, by name, with its bytes.
 fn files(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)
@@ -116,6 +158,7 @@ fn same_seed_same_bytes() {
         names,
         [
             "flows.csv",
+            "links.csv",
             "reorder_density.csv",
             "series.csv",
             "summary.json"
@@ -294,7 +337,8 @@ fn validate_accepts_the_bundled_scenarios() {
 fn variants_lists_every_baseline_with_its_source() {
     let o = run(&["variants", "--json"]);
     assert!(o.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let all: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = &all["variants"];
     let names: Vec<&str> = v
         .as_array()
         .unwrap()
@@ -308,7 +352,33 @@ fn variants_lists_every_baseline_with_its_source() {
         .as_array()
         .unwrap()
         .iter()
-        .all(|x| !x["source"].as_str().unwrap().is_empty()));
+        .all(|x| !x["source"].as_str().unwrap().is_empty() && x["cc"] == "reno"));
+    // The cc values, and every parameter with its default and range.
+    assert_eq!(all["cc"], serde_json::json!(["reno"]));
+    let pr = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"] == "tcp-pr")
+        .unwrap();
+    let beta = pr["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "beta")
+        .unwrap();
+    assert_eq!(
+        (beta["default"].as_f64(), beta["min"].as_f64()),
+        (Some(3.0), Some(1.0))
+    );
+    // docs/scenarios.md's variant table lists every name the JSON does.
+    let doc = std::fs::read_to_string(repo().join("docs/scenarios.md")).unwrap();
+    for n in &names {
+        assert!(
+            doc.contains(&format!("| `{n}` |")),
+            "{n} missing from docs/scenarios.md"
+        );
+    }
     let o = run(&["variants"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("RFC 6675"));
 }
@@ -467,6 +537,15 @@ fn help_documents_the_exit_codes_and_the_files() {
     }
     let h = text(&run(&["validate", "--help"]).stdout);
     assert!(h.contains("exactly as `run`"), "{h}");
+    for n in [
+        "FILE: KEY: MESSAGE",
+        "docs/scenarios.md",
+        "--set",
+        "did you mean",
+        "2  ",
+    ] {
+        assert!(h.contains(n), "{n:?} missing from validate --help: {h}");
+    }
 }
 
 /// A scenario name never makes `run` write outside results/.

@@ -487,11 +487,26 @@ fn bench_reports_the_measurements_as_json() {
         "{t:?}"
     );
     assert!(v["machine"]["cores"].as_u64().unwrap() >= 1);
+    // W1's one flow fills its 15 Mbit/s bottleneck: the busiest link and
+    // its utilization are reported beside the speed.
+    assert_eq!(w["busiest_link"], "bottleneck forward");
+    let u = w["utilization"].as_f64().unwrap();
+    assert!(u > 0.9 && u <= 1.0, "{u}");
+
+    // W5, the full 1 Gbit/s link, exists (one simulated second here).
+    let o = run(&["bench-one", "W5", "--set", "duration=1s"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let m: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(
+        (m["workload"].as_str(), m["flows"].as_u64()),
+        (Some("W5"), Some(50))
+    );
+    assert_eq!(m["busiest_link"], "bottleneck forward");
 
     let o = run(&["bench", "--workload", "W9"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        text(&o.stderr).contains("W1, W2, W3, W4"),
+        text(&o.stderr).contains("W1, W2, W3, W4, W5"),
         "{}",
         text(&o.stderr)
     );

@@ -10,6 +10,12 @@
 //! paper's definition). Verdicts wait until the earlier transmissions'
 //! fates are known, so a packet still queued when the retransmission leaves
 //! and dropped afterwards is counted correctly as lost.
+//!
+//! Two sets of counts are kept: [`GroundTruth::verdicts`] over the whole run,
+//! and [`GroundTruth::window`] over the retransmissions *sent* while the
+//! measurement window was open ([`GroundTruth::set_counting`]); a verdict
+//! reached after the window closed still goes to the window when the
+//! retransmission was sent inside it.
 
 use reorderlab_tcp::TxKind;
 use std::collections::VecDeque;
@@ -47,6 +53,8 @@ struct Pending {
     kind: TxKind,
     /// Earlier transmissions (j < k) neither delivered nor dropped yet.
     earlier_open: u16,
+    /// Sent while the measurement window was open.
+    in_window: bool,
 }
 
 /// Ground truth of one flow, per segment number.
@@ -57,12 +65,24 @@ pub struct GroundTruth {
     pending: Vec<Pending>,
     /// Segments below this were delivered in order at the receiver.
     delivered_below: u64,
+    /// Counts over the whole run.
     pub verdicts: Verdicts,
+    /// Counts over retransmissions sent while `counting` (the measurement window).
+    pub window: Verdicts,
+    /// Not counting into `window` (outside the measurement window).
+    paused: bool,
 }
 
 impl GroundTruth {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Opens (`true`, the default) or closes the measurement window:
+    /// retransmissions sent from now on are counted in [`GroundTruth::window`]
+    /// or not.
+    pub fn set_counting(&mut self, on: bool) {
+        self.paused = !on;
     }
 
     fn entry(&mut self, seg: u64) -> Option<&mut Seg> {
@@ -77,18 +97,20 @@ impl GroundTruth {
     #[inline]
     pub fn on_send(&mut self, seg: u64, kind: GtKind) -> u16 {
         let is_retx = kind != GtKind::New;
+        let in_window = !self.paused;
         if is_retx {
-            self.verdicts.retransmissions += 1;
-            match kind {
-                GtKind::FastRetransmit => self.verdicts.fast_retransmits += 1,
-                GtKind::Timeout => self.verdicts.timeouts += 1,
-                _ => {}
+            Self::sent(&mut self.verdicts, kind);
+            if in_window {
+                Self::sent(&mut self.window, kind);
             }
         }
         let Some(e) = self.entry(seg) else {
             // Below base: delivered long ago; any retransmission is spurious.
             if is_retx {
                 Self::count(&mut self.verdicts, kind, true);
+                if in_window {
+                    Self::count(&mut self.window, kind, true);
+                }
             }
             return u16::MAX;
         };
@@ -99,6 +121,9 @@ impl GroundTruth {
         if is_retx {
             if e.min_arrived != 0 {
                 Self::count(&mut self.verdicts, kind, true);
+                if in_window {
+                    Self::count(&mut self.window, kind, true);
+                }
             } else if earlier_open == 0 {
                 // Every earlier transmission was dropped: needed.
             } else {
@@ -108,10 +133,20 @@ impl GroundTruth {
                     k,
                     kind,
                     earlier_open,
+                    in_window,
                 });
             }
         }
         k
+    }
+
+    fn sent(v: &mut Verdicts, kind: GtKind) {
+        v.retransmissions += 1;
+        match kind {
+            GtKind::FastRetransmit => v.fast_retransmits += 1,
+            GtKind::Timeout => v.timeouts += 1,
+            _ => {}
+        }
     }
 
     fn count(v: &mut Verdicts, kind: GtKind, spurious: bool) {
@@ -155,6 +190,7 @@ impl GroundTruth {
     fn resolve(&mut self, seg: u64, j: u16, arrived: bool) {
         let mut left = false;
         let verdicts = &mut self.verdicts;
+        let window = &mut self.window;
         self.pending.retain_mut(|p| {
             if p.seg != seg || p.k <= j {
                 left |= p.seg == seg;
@@ -162,6 +198,9 @@ impl GroundTruth {
             }
             if arrived {
                 Self::count(verdicts, p.kind, true);
+                if p.in_window {
+                    Self::count(window, p.kind, true);
+                }
                 return false;
             }
             p.earlier_open = p.earlier_open.saturating_sub(1);
@@ -198,10 +237,14 @@ impl GroundTruth {
     }
 
     /// Ends the run: undecided retransmissions have an earlier transmission
-    /// still on its way, so they count as spurious.
+    /// still on its way, so they count as spurious. Returns the whole run's
+    /// counts; [`GroundTruth::window`] then holds the window's.
     pub fn finish(&mut self) -> Verdicts {
         for p in self.pending.drain(..) {
             Self::count(&mut self.verdicts, p.kind, true);
+            if p.in_window {
+                Self::count(&mut self.window, p.kind, true);
+            }
         }
         self.verdicts
     }
@@ -304,6 +347,42 @@ mod tests {
         // k2: earlier (k1) dropped -> needed. k3: k2 arrived -> spurious.
         let v = g.finish();
         assert_eq!((v.timeouts, v.spurious_timeouts), (2, 1));
+    }
+
+    /// The window counts retransmissions by when they were sent: one sent
+    /// before the window opened is left out even when its verdict comes
+    /// inside it, and one sent inside it keeps its verdict after it closed.
+    #[test]
+    fn the_window_counts_retransmissions_sent_inside_it() {
+        let mut g = GroundTruth::new();
+        g.set_counting(false);
+        let k1 = g.on_send(0, GtKind::New);
+        let _ = g.on_send(0, GtKind::Timeout);
+        g.set_counting(true);
+        g.on_arrive(0, k1); // verdict (spurious) inside the window
+        let k1 = g.on_send(1, GtKind::New);
+        let _ = g.on_send(1, GtKind::FastRetransmit);
+        g.set_counting(false);
+        g.on_arrive(1, k1); // verdict after the window closed
+        let _ = g.on_send(2, GtKind::Retransmit);
+        let total = g.finish();
+        assert_eq!(
+            (total.retransmissions, total.spurious_retransmissions),
+            (3, 2)
+        );
+        assert_eq!((total.timeouts, total.spurious_timeouts), (1, 1));
+        let w = g.window;
+        assert_eq!(
+            (
+                w.retransmissions,
+                w.spurious_retransmissions,
+                w.fast_retransmits,
+                w.spurious_fast_retransmits,
+                w.timeouts,
+                w.spurious_timeouts
+            ),
+            (1, 1, 1, 1, 0, 0)
+        );
     }
 
     #[test]

@@ -25,6 +25,21 @@
 //! they need times and sizes the meter is not given), 4.5 (reordering gaps)
 //! and RFC 5236 RBD.
 //!
+//! # Measurement window
+//!
+//! [`ReorderMeter::begin_window`] and [`ReorderMeter::end_window`] restrict
+//! the reported metrics to the packets that *arrive* between the two calls
+//! (by default, without either call, every packet): the reordered ratio,
+//! the extents and the reorder density count only those arrivals, while the
+//! state that decides whether a packet is reordered (NextExp, the missing
+//! runs, RD's receive index) follows the whole stream, so a packet arriving
+//! in the window that was overtaken before it is still reordered. RD
+//! evaluates a packet DT + 1 arrivals after it arrived; it counts it in
+//! FD\[D\] when the packet arrived in the window, whenever the evaluation
+//! happens. [`ReorderMeter::arrivals`], [`ReorderMeter::received`],
+//! [`ReorderMeter::duplicates`], the free runs and n-reordering stay
+//! whole-stream figures.
+//!
 //! # Numbering
 //!
 //! The RFCs number packets from 1; the meter takes the simulator's segment
@@ -165,7 +180,12 @@ pub struct ReorderMeter {
     /// L (Section 4.1.2): first copies received; also the last arrival index i.
     received: u64,
     duplicates: u64,
+    /// Reordered packets that arrived in the window.
     reordered: u64,
+    /// First copies received in the window (the ratio's L).
+    window_received: u64,
+    /// Arrivals are counted in the windowed metrics.
+    counting: bool,
     /// Missing runs below NextExp, sorted, disjoint; `j` is non-decreasing.
     holes: VecDeque<Hole>,
     history: u64,
@@ -211,6 +231,8 @@ impl ReorderMeter {
             received: 0,
             duplicates: 0,
             reordered: 0,
+            window_received: 0,
+            counting: true,
             holes: VecDeque::new(),
             history: extent_history,
             forgotten_below: 0,
@@ -259,6 +281,7 @@ impl ReorderMeter {
             }
             self.next_exp = s.saturating_add(1);
             self.received = i;
+            self.window_received += u64::from(self.counting);
             self.runs.current += 1;
             self.runs.in_order += 1;
             self.runs.packets += 1;
@@ -272,7 +295,7 @@ impl ReorderMeter {
                 e
             }
             _ if s < self.forgotten_below => {
-                self.extents_clamped += 1;
+                self.extents_clamped += u64::from(self.counting);
                 self.history
             }
             // Received before: a duplicate (Section 3.6).
@@ -282,11 +305,14 @@ impl ReorderMeter {
             }
         };
         self.received = i;
-        self.reordered += 1;
-        self.extent_sum += u128::from(extent);
-        self.extent_max = self.extent_max.max(extent);
-        #[cfg(test)]
-        self.extent_trace.push(extent);
+        if self.counting {
+            self.window_received += 1;
+            self.reordered += 1;
+            self.extent_sum += u128::from(extent);
+            self.extent_max = self.extent_max.max(extent);
+            #[cfg(test)]
+            self.extent_trace.push(extent);
+        }
         let r = u128::from(self.runs.current);
         self.runs.sum_squares += r * r;
         self.runs.current = 0;
@@ -337,6 +363,26 @@ impl ReorderMeter {
         }
     }
 
+    /// Opens the measurement window: the windowed metrics (reordered count
+    /// and ratio, extents, reorder density) start again from zero and count
+    /// the packets arriving from now on (see the module docs).
+    pub fn begin_window(&mut self) {
+        self.counting = true;
+        self.reordered = 0;
+        self.window_received = 0;
+        self.extent_sum = 0;
+        self.extent_max = 0;
+        self.extents_clamped = 0;
+        self.rd.begin_window();
+    }
+
+    /// Closes the measurement window: packets arriving from now on are left
+    /// out of the windowed metrics.
+    pub fn end_window(&mut self) {
+        self.counting = false;
+        self.rd.end_window();
+    }
+
     /// Calls to [`ReorderMeter::on_arrival`], duplicates included.
     pub fn arrivals(&self) -> u64 {
         self.arrivals
@@ -358,18 +404,20 @@ impl ReorderMeter {
         self.next_exp
     }
 
-    /// Count of packets with RFC 4737 Section 3.3 `Type-P-Reordered` = TRUE.
+    /// Count of packets with RFC 4737 Section 3.3 `Type-P-Reordered` = TRUE
+    /// (that arrived in the measurement window).
     pub fn reordered(&self) -> u64 {
         self.reordered
     }
 
     /// RFC 4737 Section 4.1.3 `Type-P-Reordered-Ratio-Stream`:
-    /// R = reordered / L (0 before any arrival).
+    /// R = reordered / L over the packets that arrived in the measurement
+    /// window (0 before any arrival).
     pub fn reordered_ratio(&self) -> f64 {
-        if self.received == 0 {
+        if self.window_received == 0 {
             0.0
         } else {
-            self.reordered as f64 / self.received as f64
+            self.reordered as f64 / self.window_received as f64
         }
     }
 
@@ -524,6 +572,14 @@ struct Density {
     counted: u64,
     discarded: u64,
     duplicates: u64,
+    /// Packets pushed into and evaluated out of `window` so far: a packet's
+    /// arrival number is its position in this FIFO.
+    pushed: u64,
+    evaluated: u64,
+    /// Packets with arrival numbers in [count_from, count_to) arrived in the
+    /// measurement window and are counted in FD, N' and discards.
+    count_from: u64,
+    count_to: u64,
     /// (s, RI assigned or None if discarded) of every evaluated packet.
     #[cfg(test)]
     trace: Vec<(u64, Option<u64>)>,
@@ -541,9 +597,26 @@ impl Density {
             counted: 0,
             discarded: 0,
             duplicates: 0,
+            pushed: 0,
+            evaluated: 0,
+            count_from: 0,
+            count_to: u64::MAX,
             #[cfg(test)]
             trace: Vec::new(),
         }
+    }
+
+    fn begin_window(&mut self) {
+        self.count_from = self.pushed;
+        self.count_to = u64::MAX;
+        self.fd_late.clear();
+        self.fd_early.clear();
+        self.counted = 0;
+        self.discarded = 0;
+    }
+
+    fn end_window(&mut self) {
+        self.count_to = self.count_to.min(self.pushed);
     }
 
     #[inline]
@@ -554,6 +627,7 @@ impl Density {
             return;
         }
         self.window.push_back(s);
+        self.pushed += 1;
         self.ahead.insert(s);
         // Step 1 fills the window with DT + 1 packets; from then on Step 2
         // moves one packet out per arrival.
@@ -576,7 +650,11 @@ impl Density {
                     // window, so a window packet below RI would make more
                     // assigned numbers than assigned packets), kept so that a
                     // mistake here cannot hang the simulator.
-                    self.discarded += self.window.len() as u64;
+                    let n = self.window.len() as u64;
+                    let (a, b) = (self.evaluated, self.evaluated + n);
+                    let counted = b.min(self.count_to).saturating_sub(a.max(self.count_from));
+                    self.discarded += counted;
+                    self.evaluated = b;
                     self.window.clear();
                     return;
                 }
@@ -586,25 +664,30 @@ impl Density {
         let Some(s) = self.window.pop_front() else {
             return;
         };
+        let n = self.evaluated;
+        self.evaluated += 1;
+        let in_window = n >= self.count_from && n < self.count_to;
         let d = i128::from(ri) - i128::from(s);
         if d.unsigned_abs() <= u128::from(self.dt) {
-            let (v, i) = if d >= 0 {
-                (&mut self.fd_late, d as usize)
-            } else {
-                (&mut self.fd_early, (-d - 1) as usize)
-            };
-            if v.len() <= i {
-                v.resize(i + 1, 0);
+            if in_window {
+                let (v, i) = if d >= 0 {
+                    (&mut self.fd_late, d as usize)
+                } else {
+                    (&mut self.fd_early, (-d - 1) as usize)
+                };
+                if v.len() <= i {
+                    v.resize(i + 1, 0);
+                }
+                v[i] += 1;
+                self.counted += 1;
             }
-            v[i] += 1;
-            self.counted += 1;
             #[cfg(test)]
             self.trace.push((s, Some(ri)));
             // D < 0: s joins the buffer (already in `ahead`). RI leaves the
             // buffer (or was s itself) as RI moves on.
             self.ahead.advance_to(ri + 1);
         } else {
-            self.discarded += 1;
+            self.discarded += u64::from(in_window);
             #[cfg(test)]
             self.trace.push((s, None));
             if s > ri {
@@ -776,6 +859,51 @@ mod tests {
 
     fn fd_of(m: &ReorderMeter) -> Vec<(i64, u64)> {
         m.density().into_iter().filter(|&(_, f)| f > 0).collect()
+    }
+
+    /// Only packets arriving inside the window count, but their order is
+    /// judged against the whole stream: 1 arriving in the window after 2
+    /// arrived before it is reordered (extent 1); 6 after the window closed
+    /// is not counted.
+    #[test]
+    fn the_window_counts_only_packets_arriving_in_it() {
+        let mut m = ReorderMeter::new(3);
+        for s in [0, 2] {
+            m.on_arrival(s);
+        }
+        m.begin_window();
+        for s in [1, 3, 5, 4] {
+            m.on_arrival(s);
+        }
+        m.end_window();
+        for s in [7, 6] {
+            m.on_arrival(s);
+        }
+        assert_eq!(m.reordered(), 2);
+        assert_eq!(m.reordered_ratio(), 0.5);
+        assert_eq!((m.extent_max(), m.extent_mean()), (1, 1.0));
+        // RD (DT = 3) evaluates 1 late by one, 3 in place, 5 early by one,
+        // 4 late by one; 0, 2, 7 and 6 arrived outside the window.
+        assert_eq!(fd_of(&m), [(-1, 1), (0, 1), (1, 2)]);
+        assert_eq!(m.density_received(), 4);
+        // Whole-stream counts are unaffected.
+        assert_eq!((m.arrivals(), m.received()), (8, 8));
+    }
+
+    /// Without begin/end calls, or with a window opened before the first
+    /// arrival, the meter reports the whole stream.
+    #[test]
+    fn a_window_over_the_whole_stream_changes_nothing() {
+        let seq = [3, 0, 1, 5, 2, 4, 9, 7, 8, 6];
+        let whole = meter(4, &seq);
+        let mut m = ReorderMeter::new(4);
+        m.begin_window();
+        for &s in &seq {
+            m.on_arrival(s);
+        }
+        assert_eq!(m.reordered_ratio(), whole.reordered_ratio());
+        assert_eq!(m.extent_mean(), whole.extent_mean());
+        assert_eq!(m.density(), whole.density());
     }
 
     /// NextExp after each arrival must equal the table's NextExp column for

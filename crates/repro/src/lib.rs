@@ -36,8 +36,12 @@ pub struct XAxis {
     /// Values in full and in quick mode.
     pub full: Vec<String>,
     pub quick: Vec<String>,
-    /// Maps a value to its position on the plot (e.g. log scale).
+    /// Maps a value to its position on the plot (e.g. log10(1 + x) for an
+    /// axis that includes 0).
     pub position: fn(f64) -> f64,
+    /// A logarithmic axis (values > 0; the figure also turns one on by
+    /// itself for positive values spanning 30x or more).
+    pub log: bool,
 }
 
 /// What a measured claim came to.
@@ -488,6 +492,7 @@ pub fn figure(e: &Experiment, r: &Results) -> plot::Figure {
         series,
         style: e.style,
         y_from_zero: true,
+        x_log: e.x.log,
     }
 }
 

@@ -24,6 +24,15 @@ pub(crate) fn show(d: &TimeDist) -> String {
     }
 }
 
+/// The largest time `d` can draw, when bounded.
+pub(crate) fn upper(d: &TimeDist) -> Option<Time> {
+    match *d {
+        TimeDist::Constant(v) => Some(v),
+        TimeDist::Uniform { max, .. } => Some(max),
+        TimeDist::Normal { .. } | TimeDist::Exponential { .. } => None,
+    }
+}
+
 /// Whether a draw can be positive (a distribution that is always zero cannot).
 pub(crate) fn can_be_positive(d: &TimeDist) -> bool {
     match *d {

@@ -1,7 +1,10 @@
 //! What is generated from the schema: the JSON Schema of a scenario file
 //! (`docs/scenario.schema.json`) and the generated tables of
-//! docs/scenarios.md (variant parameters, `cc` values, bounds), both printed
-//! by `reorderlab schema --json / --markdown`. `tests/schema.rs` fails when
+//! docs/scenarios.md (variants, variant parameters, `cc` values, bounds),
+//! both printed by `reorderlab schema --json / --markdown`, and `reorderlab
+//! variants --json` ([`variants_json`]): the variant tables and the JSON
+//! come from the same catalog (the TCP crate's `VARIANTS` and `CC_NAMES`),
+//! so they cannot drift. `tests/schema.rs` fails when
 //! the checked-in copies are stale; `REORDERLAB_BLESS=1 cargo test -p
 //! reorderlab-scenario --test schema` rewrites them.
 
@@ -52,7 +55,11 @@ fn drop_null(v: &mut serde_json::Value) {
 
 /// Every generated section of docs/scenarios.md, by marker name.
 pub fn sections() -> Vec<(&'static str, String)> {
-    vec![("variant-params", variant_params()), ("bounds", bounds())]
+    vec![
+        ("variants", variants_table()),
+        ("variant-params", variant_params()),
+        ("bounds", bounds()),
+    ]
 }
 
 /// The generated sections, each between its markers, as `schema --markdown` prints them.
@@ -93,6 +100,80 @@ pub fn update(doc: &str) -> Result<String, String> {
 
 fn num(x: f64) -> String {
     format!("{x}")
+}
+
+/// `reorderlab variants --json`: every `cc` value, and every variant with
+/// its description, source, SACK and DSACK defaults, congestion control and
+/// parameters (default and range).
+pub fn variants_json() -> serde_json::Value {
+    let variants: Vec<serde_json::Value> = variant::VARIANTS
+        .iter()
+        .map(|v| {
+            let params: Vec<serde_json::Value> = v
+                .params
+                .iter()
+                .map(|p| {
+                    serde_json::json!({
+                        "name": p.name,
+                        "default": p.default,
+                        "min": p.min,
+                        "max": p.max,
+                        "doc": p.doc.trim_end_matches(','),
+                    })
+                })
+                .collect();
+            serde_json::json!({
+                "name": v.name,
+                "description": v.description,
+                "source": v.source,
+                "sack": v.sack,
+                "dsack": v.dsack,
+                "cc": v.default_cc().name(),
+                "params": params,
+            })
+        })
+        .collect();
+    serde_json::json!({ "cc": variant::CC_NAMES, "variants": variants })
+}
+
+fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// Every variant: what it is, its source, its defaults.
+fn variants_table() -> String {
+    let mut s = String::from(
+        "| Variant | What it is | Source | SACK | DSACK | `cc` | `params` (default) |
+|---|---|---|---|---|---|---|
+",
+    );
+    for v in variant::VARIANTS {
+        let params = if v.params.is_empty() {
+            "none".to_string()
+        } else {
+            v.params
+                .iter()
+                .map(|p| format!("`{}` ({})", p.name, num(p.default)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        s.push_str(&format!(
+            "| `{}` | {} | {} | {} | {} | `{}` | {} |
+",
+            v.name,
+            v.description,
+            v.source,
+            yes(v.sack),
+            yes(v.dsack),
+            v.default_cc().name(),
+            params
+        ));
+    }
+    s
 }
 
 fn variant_params() -> String {

@@ -368,8 +368,8 @@ pub struct Flow {
     pub mss: Option<u32>,
     /// Transfer size (> 0); unset: a bulk transfer lasting the whole run.
     pub bytes: Option<SizeValue>,
-    /// When the flow opens (default 0), before `duration`.
-    pub start: Option<TimeValue>,
+    /// When the flow opens (default 0), before `duration`: a time, or a distribution drawn once per flow (start-time jitter, e.g. { dist = "uniform", min = "0s", max = "1s" }).
+    pub start: Option<Distribution>,
     /// The receiver delays ACKs (RFC 1122 4.2.3.2, RFC 5681 4.2).
     pub delayed_ack: Option<bool>,
     /// RFC 7323 timestamps on every segment.
@@ -518,8 +518,8 @@ pub enum Traffic {
         src: Option<String>,
         /// Receiving node (with src).
         dst: Option<String>,
-        /// When the traffic starts (default 0).
-        start: Option<TimeValue>,
+        /// When the traffic starts (default 0): a time, or a distribution drawn once for the source.
+        start: Option<Distribution>,
         /// Sending rate (at most 10,000,000 packets per second).
         rate: RateValue,
         /// Size of every packet, headers included (28 to 65535, default 1000).
@@ -534,8 +534,8 @@ pub enum Traffic {
         src: Option<String>,
         /// Node of the clients (with src).
         dst: Option<String>,
-        /// When the sessions begin (default 0).
-        start: Option<TimeValue>,
+        /// When the sessions begin (default 0): a time, or a distribution drawn once per session.
+        start: Option<Distribution>,
         /// Server-client pairs (default 1).
         #[schemars(range(min = 1))]
         pairs: Option<u32>,

@@ -561,8 +561,9 @@ pub struct FlowSpec {
     pub mss: u32,
     /// `bytes`: transfer size; `None` is a bulk transfer lasting the whole run.
     pub bytes: Option<u64>,
-    /// `start`: when the flow opens.
-    pub start: Time,
+    /// `start`: when the flow opens, drawn once per flow (a constant for a
+    /// plain time).
+    pub start: TimeDist,
     /// `delayed_ack`: the receiver ACKs every second segment (RFC 1122 4.2.3.2).
     pub delayed_ack: bool,
     /// `timestamps`: RFC 7323 timestamps on every segment.
@@ -732,8 +733,8 @@ pub struct Cbr {
     pub rate: u64,
     /// `packet_bytes`: size of every packet, headers included.
     pub packet_bytes: u32,
-    /// `start`: time of the first packet.
-    pub start: Time,
+    /// `start`: time of the first packet, drawn once for the source.
+    pub start: TimeDist,
     /// `stop`: no packets from this time on; `None` runs to the end.
     pub stop: Option<Time>,
 }
@@ -753,8 +754,8 @@ pub struct Web {
     pub variant: String,
     /// `mss`: maximum segment size of the object transfers in bytes.
     pub mss: u32,
-    /// `start`: when the sessions begin.
-    pub start: Time,
+    /// `start`: when the sessions begin, drawn once per session.
+    pub start: TimeDist,
     /// `inter_page`: time between a page's end and the next page's request.
     pub inter_page: TimeDist,
     /// `objects_per_page`: inclusive range [min, max] of objects per page, drawn uniformly.

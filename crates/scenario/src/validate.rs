@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use reorderlab_sim::Time;
+use reorderlab_sim::{Time, TimeDist};
 use toml::{Table, Value};
 
 use crate::catalog::Catalog;
@@ -283,18 +283,7 @@ fn flow(
     });
     let mss = o.opt(cx, "mss", defaults::MSS, mss);
     let bytes = o.maybe(cx, "bytes", walk::positive_size);
-    let start = o.opt(cx, "start", Time::ZERO, walk::time);
-    if let (Some(start), Some(duration)) = (start, duration) {
-        if start >= duration {
-            cx.problem(
-                o.key("start"),
-                format!(
-                    "expected a start time before the end of the run (duration = {duration}), got {}",
-                    shown(o.raw("start"), start)
-                ),
-            );
-        }
-    }
+    let start = start_time(&mut o, cx, duration);
     let delayed_ack = o.opt(cx, "delayed_ack", false, walk::boolean);
     let timestamps = o.opt(cx, "timestamps", false, walk::boolean);
     let sack = o.maybe(cx, "sack", walk::boolean);
@@ -666,6 +655,44 @@ fn timed_events_ok(
 }
 
 /// A time before the end of the run.
+/// `start` of a flow or traffic source: a time or a distribution (start-time
+/// jitter), every draw of which must be able to fall before the end of the
+/// run: a plain time or a uniform's `max` before `duration` (draws of a
+/// normal or exponential beyond it leave that flow unstarted).
+fn start_time(o: &mut Obj, cx: &mut Ctx, duration: Option<Time>) -> Option<TimeDist> {
+    let d = dist::opt(o, cx, "start", TimeDist::Constant(Time::ZERO))?;
+    let Some(duration) = duration else {
+        return Some(d);
+    };
+    match d {
+        TimeDist::Constant(t) if t >= duration => {
+            before_end(o, cx, "start", Some(t), Some(duration), "a start time");
+            None
+        }
+        TimeDist::Uniform { max, .. } if max >= duration => {
+            let key = format!("{}.max", o.key("start"));
+            cx.problem(
+                key,
+                format!(
+                    "expected the latest start before the end of the run (duration = {duration}), got {max}"
+                ),
+            );
+            None
+        }
+        TimeDist::Normal { mean, .. } | TimeDist::Exponential { mean } if mean >= duration => {
+            cx.problem(
+                o.key("start"),
+                format!(
+                    "expected a start distribution whose mean is before the end of the run (duration = {duration}), got {}",
+                    dist::show(&d)
+                ),
+            );
+            None
+        }
+        _ => Some(d),
+    }
+}
+
 fn before_end(o: &Obj, cx: &mut Ctx, k: &str, t: Option<Time>, duration: Option<Time>, what: &str) {
     if let (Some(t), Some(duration)) = (t, duration) {
         if t >= duration {
@@ -938,8 +965,7 @@ fn traffic_item(
         (Some(s), Some(d)) => Some((s, d)),
         _ => names.and_then(|n| n.first_endpoint.clone()),
     });
-    let start = o.opt(cx, "start", Time::ZERO, walk::time);
-    before_end(&o, cx, "start", start, duration, "a start time");
+    let start = start_time(&mut o, cx, duration);
     let spec = if kind == "cbr" {
         let rate = o.req(
             cx,
@@ -976,12 +1002,17 @@ fn traffic_item(
             (rate, _) => rate,
         };
         let stop = o.maybe(cx, "stop", walk::time);
-        let stop = match (stop, start) {
+        let latest = start.as_ref().and_then(dist::upper);
+        let which = match start {
+            Some(TimeDist::Constant(_)) => "start",
+            _ => "the latest start",
+        };
+        let stop = match (stop, latest) {
             (Some(Some(stop)), Some(start)) if stop <= start => {
                 cx.problem(
                     o.key("stop"),
                     format!(
-                        "expected a time after start ({start}), got {}",
+                        "expected a time after {which} ({start}), got {}",
                         shown(o.raw("stop"), stop)
                     ),
                 );
@@ -1012,7 +1043,7 @@ fn web(
     cx: &mut Ctx,
     variants: &[&str],
     ends: Option<(String, String)>,
-    start: Option<Time>,
+    start: Option<TimeDist>,
 ) -> Option<TrafficSpec> {
     let positive =
         |what: &'static str| move |v: &Value| walk::int(v, 1, i64::from(u32::MAX), what, "");

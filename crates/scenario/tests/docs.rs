@@ -5,7 +5,8 @@
 mod common;
 
 use common::*;
-use reorderlab_scenario::parse;
+use reorderlab_scenario::file::File;
+use reorderlab_scenario::{check, parse};
 
 fn blocks(doc: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -33,7 +34,11 @@ fn every_example_in_the_documentation_is_valid() {
     let doc = std::fs::read_to_string(path).expect("docs/scenarios.md is readable");
     let mut checked = 0;
     for block in blocks(&doc) {
-        let text = if block.starts_with("name = ") {
+        let first = block
+            .lines()
+            .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .unwrap_or("");
+        let text = if first.starts_with("name = ") {
             block.clone()
         } else if block.starts_with("[topology]\n") {
             format!("name = \"doc\"\nduration = \"60s\"\n{block}\n[[flows]]\nvariant = \"sack\"\n")
@@ -45,8 +50,32 @@ fn every_example_in_the_documentation_is_valid() {
         if let Err(e) = parse(&text, "docs/scenarios.md", &[], VARIANTS) {
             panic!("a documentation example is invalid:\n{e}\n---\n{text}");
         }
+        // The commands' one validation path (variants, cc and params from
+        // the TCP crate) and the typed schema behind the JSON Schema.
+        if let Err(e) = check(&text, "docs/scenarios.md", &[]) {
+            panic!("a documentation example fails `validate`:\n{e}\n---\n{text}");
+        }
+        let v: toml::Value = toml::from_str(&text).expect("TOML");
+        if let Err(e) = serde_path_to_error::deserialize::<_, File>(v) {
+            panic!(
+                "a documentation example does not fit the typed schema: {}: {}\n---\n{text}",
+                e.path(),
+                e.inner()
+            );
+        }
         checked += 1;
     }
     // One per topology kind, impairment kind and traffic kind, and more.
     assert!(checked >= 19, "only {checked} examples found");
+}
+
+/// The complete example at the top of docs/scenarios.md is the bundled
+/// scenario it names, byte for byte.
+#[test]
+fn the_complete_example_is_the_bundled_file() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let doc = std::fs::read_to_string(format!("{root}/docs/scenarios.md")).unwrap();
+    let file = std::fs::read_to_string(format!("{root}/scenarios/one-sack-flow.toml")).unwrap();
+    assert!(doc.contains("A complete example (`scenarios/one-sack-flow.toml`)"));
+    assert_eq!(blocks(&doc)[0], file);
 }

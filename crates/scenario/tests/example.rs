@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use common::*;
 use reorderlab_scenario::*;
-use reorderlab_sim::Time;
+use reorderlab_sim::{Time, TimeDist};
 
 #[test]
 fn the_example_parses_to_the_expected_values() {
@@ -42,7 +42,7 @@ fn the_example_parses_to_the_expected_values() {
             count: 1,
             mss: 1460,
             bytes: Some(5_000_000),
-            start: Time::ZERO,
+            start: TimeDist::Constant(Time::ZERO),
             delayed_ack: false,
             timestamps: false,
             sack: None,
@@ -166,7 +166,7 @@ probability = 1
     assert_eq!(f.count, 3);
     assert_eq!(f.mss, 536);
     assert_eq!(f.bytes, None);
-    assert_eq!(f.start, Time::from_millis(1500));
+    assert_eq!(f.start, TimeDist::Constant(Time::from_millis(1500)));
     assert!(f.delayed_ack && f.timestamps);
     assert_eq!((f.sack, f.dsack), (Some(false), Some(true)));
     assert_eq!(f.min_rto, Time::from_millis(200));

@@ -29,7 +29,7 @@ fn cbr_minimal_takes_the_defaults() {
             dst: "D0".into(),
             rate: 1_000_000,
             packet_bytes: 1000,
-            start: Time::ZERO,
+            start: TimeDist::Constant(Time::ZERO),
             stop: None,
         })
     );
@@ -55,7 +55,7 @@ fn cbr_explicit() {
             dst: "CD3".into(),
             rate: 1_500_000,
             packet_bytes: 1500,
-            start: Time::from_secs(5),
+            start: TimeDist::Constant(Time::from_secs(5)),
             stop: Some(Time::from_secs(50)),
         })
     );
@@ -144,7 +144,7 @@ fn web_minimal_takes_the_defaults() {
             sessions: 10,
             variant: "sack".into(),
             mss: 1460,
-            start: Time::ZERO,
+            start: TimeDist::Constant(Time::ZERO),
             inter_page: TimeDist::Exponential {
                 mean: Time::from_secs(1)
             },
@@ -185,7 +185,7 @@ object_size_shape = 1.5"#,
             sessions: 5,
             variant: "newreno".into(),
             mss: 536,
-            start: Time::from_secs(1),
+            start: TimeDist::Constant(Time::from_secs(1)),
             inter_page: TimeDist::Exponential {
                 mean: Time::from_secs(2)
             },
@@ -266,4 +266,57 @@ fn traffic_kind_and_shape() {
     );
     let keys: Vec<String> = problems(&text).into_iter().map(|p| p.key).collect();
     assert_eq!(keys, ["traffic[0].rate", "traffic[1].pairs"]);
+}
+
+/// `start` may be a distribution (start-time jitter) on flows, CBR and web
+/// traffic; every draw must be able to fall before the end of the run.
+#[test]
+fn start_may_be_a_distribution() {
+    let uniform = TimeDist::Uniform {
+        min: Time::ZERO,
+        max: Time::from_secs(1),
+    };
+    let jitter = "start = { dist = \"uniform\", min = \"0s\", max = \"1s\" }";
+    let s = ok(&example_with("start = \"0s\"", jitter));
+    assert_eq!(s.flows[0].start, uniform);
+    let TrafficSpec::Cbr(c) = traffic(
+        DUMBBELL,
+        &format!("kind = \"cbr\"\nrate = \"1Mbps\"\n{jitter}"),
+    ) else {
+        panic!("expected cbr")
+    };
+    assert_eq!(c.start, uniform);
+    let TrafficSpec::Web(w) = traffic(DUMBBELL, &format!("kind = \"web\"\n{jitter}")) else {
+        panic!("expected web")
+    };
+    assert_eq!(w.start, uniform);
+    only_problem(
+        &example_with(
+            "start = \"0s\"",
+            "start = { dist = \"uniform\", min = \"0s\", max = \"60s\" }",
+        ),
+        "flows[0].start.max",
+        "expected the latest start before the end of the run (duration = 60s), got 60s",
+    );
+    only_problem(
+        &example_with(
+            "start = \"0s\"",
+            "start = { dist = \"exponential\", mean = \"2min\" }",
+        ),
+        "flows[0].start",
+        "expected a start distribution whose mean is before the end of the run (duration = 60s), got exponential (mean 120s)",
+    );
+    only_problem(
+        &example_with(
+            "start = \"0s\"",
+            "start = { dist = \"uniform\", min = \"1s\" }",
+        ),
+        "flows[0].start.max",
+        "required key is missing; expected a time with a unit, like max = \"15s\"",
+    );
+    bad(
+        "kind = \"cbr\"\nrate = \"1Mbps\"\nstart = { dist = \"uniform\", min = \"1s\", max = \"5s\" }\nstop = \"3s\"",
+        "traffic[0].stop",
+        "expected a time after the latest start (5s), got \"3s\"",
+    );
 }

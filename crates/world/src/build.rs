@@ -14,7 +14,7 @@ use reorderlab_scenario::{
     TrafficSpec,
 };
 use reorderlab_sim::rng::label;
-use reorderlab_sim::{stream, Time};
+use reorderlab_sim::{stream, Time, TimeDist};
 use reorderlab_tcp::receiver::DEFAULT_DELACK_TIMEOUT;
 use reorderlab_tcp::variant::{self, Variant};
 use reorderlab_tcp::{ReceiverConfig, SenderConfig};
@@ -240,7 +240,7 @@ fn default_flow(variant: &str, mss: u32) -> FlowSpec {
         count: 1,
         mss,
         bytes: None,
-        start: Time::ZERO,
+        start: TimeDist::Constant(Time::ZERO),
         delayed_ack: false,
         timestamps: false,
         sack: None,
@@ -258,6 +258,17 @@ fn default_flow(variant: &str, mss: u32) -> FlowSpec {
         reverse: false,
         cc: None,
         params: Default::default(),
+    }
+}
+
+/// A start time drawn from `d` with the random stream of `labels` (its own
+/// stream per flow, source or session, so a draw does not depend on any
+/// other component or on the thread that builds the world). A plain time
+/// draws nothing.
+fn draw_start(d: &TimeDist, seed: u64, labels: &[u64]) -> Time {
+    match *d {
+        TimeDist::Constant(t) => t,
+        _ => d.sample(&mut stream(seed, labels)),
     }
 }
 
@@ -286,7 +297,7 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
             let (s, d) = endpoints.get(id as usize).cloned().unwrap_or_default();
             let (src, dst) = (node(&s, &key)?, node(&d, &key)?);
             let transfer = Transfer {
-                start: spec.start,
+                start: draw_start(&spec.start, sc.seed, &[label("flow-start"), u64::from(id)]),
                 bytes: spec.bytes,
             };
             flows.push(Flow::new(
@@ -308,7 +319,8 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
         let key = format!("traffic[{ti}]");
         match t {
             TrafficSpec::Cbr(c) => {
-                let gen = Cbr::new(c.rate, c.start).with_packet_bytes(c.packet_bytes);
+                let start = draw_start(&c.start, sc.seed, &[label("cbr-start"), ti as u64]);
+                let gen = Cbr::new(c.rate, start).with_packet_bytes(c.packet_bytes);
                 let gen = match c.stop {
                     Some(s) => gen.with_stop(s),
                     None => gen,
@@ -344,13 +356,18 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
                             sc.seed,
                             &[label("web"), ti as u64, pair as u64, session as u64],
                         );
+                        let start = draw_start(
+                            &w.start,
+                            sc.seed,
+                            &[label("web-start"), ti as u64, pair as u64, session as u64],
+                        );
                         web.push(WebSessionState::new(
                             ti as u32,
                             template.clone(),
                             setup.clone(),
                             src,
                             dst,
-                            w.start,
+                            start,
                             rng,
                         ));
                     }
@@ -359,17 +376,34 @@ pub fn build(sc: &Scenario) -> Result<World, BuildError> {
         }
     }
 
+    // Bottlenecks: links named "bottleneck*" or in a "bottleneck*" or
+    // "core" group.
+    let mut bottlenecks: std::collections::HashSet<&str> = topo
+        .groups
+        .iter()
+        .filter(|(g, _)| g.starts_with("bottleneck") || g == "core")
+        .flat_map(|(_, members)| members.iter().map(String::as_str))
+        .collect();
+    bottlenecks.extend(
+        topo.links
+            .iter()
+            .map(|l| l.name.as_str())
+            .filter(|n| n.starts_with("bottleneck")),
+    );
     let mut reported = Vec::new();
     for l in &topo.links {
+        let bottleneck = bottlenecks.contains(l.name.as_str());
         reported.push(ReportedLink {
             link: l.forward,
             name: l.name.clone(),
             direction: "forward",
+            bottleneck,
         });
         reported.push(ReportedLink {
             link: l.reverse,
             name: l.name.clone(),
             direction: "reverse",
+            bottleneck,
         });
     }
     Ok(World::new(sc, topo.net, flows, cbrs, web, reported))

@@ -36,7 +36,18 @@ pub fn run_limited(
     sc: &reorderlab_scenario::Scenario,
     limits: Limits,
 ) -> Result<(reorderlab_metrics::RunReport, Vec<SeriesRow>), RunError> {
+    run_observed(sc, limits, u64::MAX, &mut |_, _| {})
+}
+
+/// Builds and runs a scenario within `limits`, calling `observe(now,
+/// events)` every `every` events ([`World::run_observed`]).
+pub fn run_observed(
+    sc: &reorderlab_scenario::Scenario,
+    limits: Limits,
+    every: u64,
+    observe: &mut dyn FnMut(reorderlab_sim::Time, u64),
+) -> Result<(reorderlab_metrics::RunReport, Vec<SeriesRow>), RunError> {
     let mut w = build(sc)?;
-    let r = w.run_limited(limits)?;
+    let r = w.run_observed(limits, every, observe)?;
     Ok((r, std::mem::take(&mut w.series)))
 }

@@ -1,6 +1,6 @@
-//! Writes a run's files: summary.json, flows.csv, reorder_density.csv (the
-//! RFC 5236 reorder density of each flow, non-empty bins only) and, when
-//! sampled, series.csv.
+//! Writes a run's files: summary.json, flows.csv, links.csv (one row per
+//! link direction), reorder_density.csv (the RFC 5236 reorder density of
+//! each flow, non-empty bins only) and, when sampled, series.csv.
 
 use crate::world::SeriesRow;
 use reorderlab_metrics::RunReport;
@@ -37,14 +37,20 @@ fn csv_err(e: csv::Error) -> io::Error {
     io::Error::other(e)
 }
 
-/// Writes summary.json, flows.csv and (if any rows) reorder_density.csv and
-/// series.csv into `dir`, and nothing anywhere else: the file names are fixed.
+/// Writes summary.json, flows.csv, links.csv and (if any rows)
+/// reorder_density.csv and series.csv into `dir`, and nothing anywhere
+/// else: the file names are fixed.
 pub fn write_all(dir: &Path, r: &RunReport, series: &[SeriesRow]) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("summary.json"), summary_json(r))?;
     let mut w = csv::Writer::from_path(dir.join("flows.csv")).map_err(csv_err)?;
     for f in &r.flows {
         w.serialize(f).map_err(csv_err)?;
+    }
+    w.flush()?;
+    let mut w = csv::Writer::from_path(dir.join("links.csv")).map_err(csv_err)?;
+    for l in &r.links {
+        w.serialize(l).map_err(csv_err)?;
     }
     w.flush()?;
     if !r.reorder_density.is_empty() {

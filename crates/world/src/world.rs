@@ -95,10 +95,10 @@ pub struct Flow {
     pub completed_at: Option<Time>,
     /// Wire bytes of data segments sent.
     pub wire_bytes_sent: u64,
-    /// Snapshot at the start of the measurement window: (delivered, wire bytes).
-    base: (u64, u64),
-    /// Snapshot at the end of the window.
-    end: Option<(u64, u64)>,
+    /// Counters at the start of the measurement window.
+    base: FlowSnap,
+    /// Counters at the end of the window.
+    end: Option<FlowSnap>,
     /// Web session this flow carries an object for.
     web_session: Option<u32>,
     /// Finished web transfer: packets still in flight are ignored.
@@ -133,10 +133,43 @@ impl Flow {
             meter: (!web).then(|| ReorderMeter::new(reorder_dt)),
             completed_at: None,
             wire_bytes_sent: 0,
-            base: (0, 0),
+            base: FlowSnap::default(),
             end: None,
             web_session: None,
             retired: false,
+        }
+    }
+}
+
+/// A flow's cumulative counters at one instant (a window boundary).
+#[derive(Clone, Copy, Debug, Default)]
+struct FlowSnap {
+    delivered: u64,
+    wire: u64,
+    segments: u64,
+    dsacks: u64,
+}
+
+impl Flow {
+    fn snap(&self) -> FlowSnap {
+        FlowSnap {
+            delivered: self.receiver.delivered_bytes(),
+            wire: self.wire_bytes_sent,
+            segments: self.sender.stats.segments_sent,
+            dsacks: self.sender.stats.dsacks,
+        }
+    }
+
+    /// Opens (`true`) or closes the measurement window of the ground truth
+    /// and the reordering meter.
+    fn set_window(&mut self, open: bool) {
+        self.gt.set_counting(open);
+        if let Some(m) = self.meter.as_mut() {
+            if open {
+                m.begin_window();
+            } else {
+                m.end_window();
+            }
         }
     }
 }
@@ -150,11 +183,16 @@ pub struct CbrSource {
     pub sent: u64,
     pub delivered: u64,
     pub delivered_bytes: u64,
-    base_bytes: u64,
-    end_bytes: Option<u64>,
+    /// (sent, delivered, delivered bytes) at the window's start and end.
+    base: (u64, u64, u64),
+    end: Option<(u64, u64, u64)>,
 }
 
 impl CbrSource {
+    fn snap(&self) -> (u64, u64, u64) {
+        (self.sent, self.delivered, self.delivered_bytes)
+    }
+
     pub fn new(traffic: u32, gen: Cbr, src: NodeId, dst: NodeId) -> Self {
         CbrSource {
             traffic,
@@ -164,8 +202,8 @@ impl CbrSource {
             sent: 0,
             delivered: 0,
             delivered_bytes: 0,
-            base_bytes: 0,
-            end_bytes: None,
+            base: (0, 0, 0),
+            end: None,
         }
     }
 }
@@ -186,8 +224,9 @@ pub struct WebSessionState {
     pub bytes_delivered: u64,
     /// Completion times of finished objects, seconds.
     pub completion_s: Vec<f64>,
-    base_bytes: u64,
-    end_bytes: Option<u64>,
+    /// (objects started, objects completed, bytes) at the window's start and end.
+    base: (u64, u64, u64),
+    end: Option<(u64, u64, u64)>,
 }
 
 impl WebSessionState {
@@ -212,9 +251,17 @@ impl WebSessionState {
             objects_completed: 0,
             bytes_delivered: 0,
             completion_s: Vec::new(),
-            base_bytes: 0,
-            end_bytes: None,
+            base: (0, 0, 0),
+            end: None,
         }
+    }
+
+    fn snap(&self) -> (u64, u64, u64) {
+        (
+            self.objects_started,
+            self.objects_completed,
+            self.bytes_delivered,
+        )
     }
 }
 
@@ -236,6 +283,8 @@ pub struct ReportedLink {
     pub link: reorderlab_net::LinkId,
     pub name: String,
     pub direction: &'static str,
+    /// Named or grouped as a bottleneck ([`LinkReport::bottleneck`]).
+    pub bottleneck: bool,
 }
 
 /// A built simulation, ready to run.
@@ -257,6 +306,8 @@ pub struct World {
     pub reported_links: Vec<ReportedLink>,
     link_base: Vec<LinkStats>,
     link_end: Option<Vec<LinkStats>>,
+    /// Inside the measurement window (flows created now start counting).
+    window_open: bool,
     pub series: Vec<SeriesRow>,
     series_last: Vec<u64>,
     outs: Vec<NetOutput>,
@@ -295,6 +346,12 @@ impl World {
         if let Some(iv) = sc.measure.series_interval {
             q.schedule_timer(iv, Event::Sample);
         }
+        let mut flows = flows;
+        if sc.measure.from > Time::ZERO {
+            for f in &mut flows {
+                f.set_window(false);
+            }
+        }
         let n = flows.len();
         let nl = net.links.len();
         World {
@@ -314,6 +371,7 @@ impl World {
             reported_links,
             link_base: vec![LinkStats::default(); nl],
             link_end: None,
+            window_open: sc.measure.from == Time::ZERO,
             series: Vec::new(),
             series_last: vec![0; n],
             outs: Vec::with_capacity(64),
@@ -333,23 +391,43 @@ impl World {
 
     /// Runs to the end and reports, unless a limit of `limits` is hit first.
     pub fn run_limited(&mut self, limits: Limits) -> Result<RunReport, LimitHit> {
+        self.run_observed(limits, u64::MAX, &mut |_, _| {})
+    }
+
+    /// As [`World::run_limited`], calling `observe(now, events)` every
+    /// `every` events (the simulated time of the last event and the events
+    /// processed so far), for a progress display. The hook shares the
+    /// limits' check: the loop still compares one counter per event, so an
+    /// observed run is as fast as any other; what `observe` does is its
+    /// own cost. Observing changes nothing in the run or its report.
+    pub fn run_observed(
+        &mut self,
+        limits: Limits,
+        every: u64,
+        observe: &mut dyn FnMut(Time, u64),
+    ) -> Result<RunReport, LimitHit> {
         let started = std::time::Instant::now();
         let max_events = limits.max_events.unwrap_or(u64::MAX);
-        let mem_step = if limits.max_memory.is_some() {
-            MEMORY_CHECK_EVERY
+        let every = every.max(1);
+        // One comparison per event: `check_at` is the next event count at
+        // which a limit or the observer needs looking at.
+        let mut next_mem = if limits.max_memory.is_some() {
+            self.q.popped()
         } else {
             u64::MAX
         };
-        // One comparison per event: `check_at` is the next event count at
-        // which a limit needs looking at.
-        let mut next_mem = self.q.popped();
-        let mut check_at = next_mem.min(max_events);
+        let mut next_obs = self.q.popped().saturating_add(every);
+        let mut check_at = next_mem.min(max_events).min(next_obs);
         while let Some(t) = self.q.peek_time() {
             if t > self.duration {
                 break;
             }
             if self.q.popped() >= check_at {
                 let popped = self.q.popped();
+                if popped >= next_obs {
+                    observe(self.q.now(), popped);
+                    next_obs = popped.saturating_add(every);
+                }
                 if popped >= max_events {
                     return Err(LimitHit::Events {
                         limit: max_events,
@@ -366,9 +444,9 @@ impl World {
                             duration: self.duration,
                         });
                     }
-                    next_mem = popped.saturating_add(mem_step);
+                    next_mem = popped.saturating_add(MEMORY_CHECK_EVERY);
                 }
-                check_at = next_mem.min(max_events);
+                check_at = next_mem.min(max_events).min(next_obs);
             }
             if t > self.measure_to && self.link_end.is_none() {
                 self.snapshot_end();
@@ -426,14 +504,16 @@ impl World {
                 for (i, l) in self.net.links.iter().enumerate() {
                     self.link_base[i] = l.stats;
                 }
+                self.window_open = true;
                 for fl in &mut self.flows {
-                    fl.base = (fl.receiver.delivered_bytes(), fl.wire_bytes_sent);
+                    fl.base = fl.snap();
+                    fl.set_window(true);
                 }
                 for c in &mut self.cbrs {
-                    c.base_bytes = c.delivered_bytes;
+                    c.base = c.snap();
                 }
                 for w in &mut self.web {
-                    w.base_bytes = w.bytes_delivered;
+                    w.base = w.snap();
                 }
             }
             Event::Sample => self.sample(now),
@@ -468,14 +548,16 @@ impl World {
 
     fn snapshot_end(&mut self) {
         self.link_end = Some(self.net.links.iter().map(|l| l.stats).collect());
+        self.window_open = false;
         for fl in &mut self.flows {
-            fl.end = Some((fl.receiver.delivered_bytes(), fl.wire_bytes_sent));
+            fl.end = Some(fl.snap());
+            fl.set_window(false);
         }
         for c in &mut self.cbrs {
-            c.end_bytes = Some(c.delivered_bytes);
+            c.end = Some(c.snap());
         }
         for w in &mut self.web {
-            w.end_bytes = Some(w.bytes_delivered);
+            w.end = Some(w.snap());
         }
     }
 
@@ -497,6 +579,9 @@ impl World {
             true,
         );
         fl.web_session = Some(s);
+        if !self.window_open {
+            fl.set_window(false);
+        }
         self.flows.push(fl);
         self.segs.clear();
         self.flows[id as usize].sender.start(now, &mut self.segs);
@@ -728,27 +813,29 @@ impl World {
                     }
                     None => (0.0, 0, 0.0),
                 };
-                let v = fl.gt.finish();
-                let end = fl
-                    .end
-                    .unwrap_or((fl.receiver.delivered_bytes(), fl.wire_bytes_sent));
+                let total = fl.gt.finish();
+                let v = fl.gt.window;
+                let end = fl.end.unwrap_or_else(|| fl.snap());
                 FlowReport {
                     id: fl.id,
                     variant: fl.variant.to_string(),
                     bytes_delivered: fl.receiver.delivered_bytes(),
-                    goodput_bps: (end.0 - fl.base.0) as f64 * 8.0 / window,
-                    throughput_bps: (end.1 - fl.base.1) as f64 * 8.0 / window,
-                    segments_sent: fl.sender.stats.segments_sent,
+                    goodput_bps: (end.delivered - fl.base.delivered) as f64 * 8.0 / window,
+                    throughput_bps: (end.wire - fl.base.wire) as f64 * 8.0 / window,
+                    segments_sent: end.segments - fl.base.segments,
                     retransmissions: v.retransmissions,
                     spurious_retransmissions: v.spurious_retransmissions,
                     fast_retransmits: v.fast_retransmits,
                     spurious_fast_retransmits: v.spurious_fast_retransmits,
                     timeouts: v.timeouts,
                     spurious_timeouts: v.spurious_timeouts,
+                    retransmissions_total: total.retransmissions,
+                    spurious_retransmissions_total: total.spurious_retransmissions,
+                    timeouts_total: total.timeouts,
                     completion_time_s: fl
                         .completed_at
                         .map(|t| (t - fl.transfer.start).as_secs_f64()),
-                    dsacks_received: fl.sender.stats.dsacks,
+                    dsacks_received: end.dsacks - fl.base.dsacks,
                     srtt_s: fl.sender.rtt.srtt.map(|t| t.as_secs_f64()),
                     final_cwnd: fl.sender.cwnd,
                     reordered_ratio: ratio,
@@ -774,6 +861,7 @@ impl World {
                     packets: e.packets - b.packets,
                     drops: e.drops() - b.drops(),
                     impairment_drops: e.impairment_drops - b.impairment_drops,
+                    bottleneck: rl.bottleneck,
                 }
             })
             .collect();
@@ -795,14 +883,14 @@ impl World {
     fn traffic_reports(&self, window: f64) -> Vec<TrafficReport> {
         let mut out: Vec<TrafficReport> = Vec::new();
         for c in &self.cbrs {
-            let end = c.end_bytes.unwrap_or(c.delivered_bytes);
+            let (b, e) = (c.base, c.end.unwrap_or_else(|| c.snap()));
             out.push(TrafficReport {
                 id: c.traffic,
                 kind: "cbr".into(),
-                packets_sent: c.sent,
-                packets_delivered: c.delivered,
+                packets_sent: e.0 - b.0,
+                packets_delivered: e.1 - b.1,
                 bytes_delivered: c.delivered_bytes,
-                goodput_bps: (end - c.base_bytes) as f64 * 8.0 / window,
+                goodput_bps: (e.2 - b.2) as f64 * 8.0 / window,
                 ..Default::default()
             });
         }
@@ -811,24 +899,34 @@ impl World {
         for id in ids {
             let sessions: Vec<&WebSessionState> =
                 self.web.iter().filter(|w| w.traffic == id).collect();
+            // Objects completed in the window, and their completion times.
+            let span = |w: &WebSessionState| (w.base, w.end.unwrap_or_else(|| w.snap()));
             let mut times: Vec<f64> = sessions
                 .iter()
-                .flat_map(|w| w.completion_s.iter().copied())
+                .flat_map(|w| {
+                    let (b, e) = span(w);
+                    w.completion_s[b.1 as usize..e.1 as usize].iter().copied()
+                })
                 .collect();
             times.sort_by(f64::total_cmp);
             let bytes: u64 = sessions.iter().map(|w| w.bytes_delivered).sum();
-            let in_window: u64 = sessions
-                .iter()
-                .map(|w| w.end_bytes.unwrap_or(w.bytes_delivered) - w.base_bytes)
-                .sum();
+            let sum = |k: fn(&(u64, u64, u64)) -> u64| -> u64 {
+                sessions
+                    .iter()
+                    .map(|w| {
+                        let (b, e) = span(w);
+                        k(&e) - k(&b)
+                    })
+                    .sum()
+            };
             out.push(TrafficReport {
                 id,
                 kind: "web".into(),
                 sessions: sessions.len() as u32,
-                objects_started: sessions.iter().map(|w| w.objects_started).sum(),
-                objects_completed: sessions.iter().map(|w| w.objects_completed).sum(),
+                objects_started: sum(|s| s.0),
+                objects_completed: sum(|s| s.1),
                 bytes_delivered: bytes,
-                goodput_bps: in_window as f64 * 8.0 / window,
+                goodput_bps: sum(|s| s.2) as f64 * 8.0 / window,
                 mean_completion_s: (!times.is_empty())
                     .then(|| times.iter().sum::<f64>() / times.len() as f64),
                 median_completion_s: (!times.is_empty()).then(|| times[times.len() / 2]),

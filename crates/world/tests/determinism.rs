@@ -48,6 +48,7 @@ fn two_runs_with_one_seed_give_byte_identical_files() {
         names,
         [
             "flows.csv",
+            "links.csv",
             "reorder_density.csv",
             "series.csv",
             "summary.json"

@@ -181,6 +181,7 @@ fn swaps(delay_ms: u32, id: &'static str, source: &'static str, claims: Vec<Clai
             full: strs(&["1", "2", "4", "8", "16", "32", "64"]),
             quick: strs(&["1", "8", "64"]),
             position: ident,
+            log: true,
         },
         seeds: (5, 2),
         full_set: vec![],
@@ -377,6 +378,7 @@ fn multipath(
             full: strs(&["0", "0.5", "1", "2", "3", "5", "500"]),
             quick: strs(&["0", "1", "500"]),
             position: log1p10,
+            log: false,
         },
         seeds: (3, 2),
         full_set: vec![],
@@ -422,7 +424,9 @@ fn fairness_base(
         r#"# TCP-PR Section V: equal numbers of {a} and {b} bulk flows on a
 # {rate} dumbbell, {rtt_ms} ms round-trip propagation delay ({bottleneck_ms} ms
 # one way on the bottleneck, 1 ms on each access link), a {queue}-packet
-# {aqm} queue. Normalized throughput over the last 60 s.
+# {aqm} queue. Normalized throughput over the last 60 s. Each flow starts
+# at a time drawn uniformly in [0 s, 1 s], so that identical flows are not
+# phase-locked.
 name = "pr-fairness"
 duration = "120s"
 seed = 1
@@ -444,10 +448,12 @@ queue = 10000
 variant = "{a}"
 count = 8
 pair = 0
+start = {{ dist = "uniform", min = "0s", max = "1s" }}
 [[flows]]
 variant = "{b}"
 count = 8
 pair = 0
+start = {{ dist = "uniform", min = "0s", max = "1s" }}
 {web}"#
     )
 }
@@ -508,6 +514,7 @@ fn fairness(
             full: strs(&["1", "2", "4", "8", "16", "32"]),
             quick: strs(&["2", "8"]),
             position: ident,
+            log: false,
         },
         seeds: (5, 1),
         full_set: vec![],
@@ -523,6 +530,7 @@ fn fairness(
             check: both_near_one,
         }],
         notes: vec![
+            "Flow start times are ours: the paper does not state them, and flows of one protocol started at the same instant stay phase-locked (identical rows, and under drop-tail identical results for every seed), which an ns-2 experiment with independently started flows would not be; every flow starts at a time drawn uniformly in [0 s, 1 s] (start-time jitter), from its own random stream.",
             "Flow counts, run length (120 s, the last 60 s measured), access links and RED parameters (min_th = queue/12, at least 2, max_th = 3 min_th, max_p 0.1, w_q 0.002, gentle) are ours: the paper does not state them.",
             "The normalized throughput uses delivered data (goodput); the paper's x_i is 'the total data sent', which would also count retransmissions.",
             "TCP-PR is the extreme-loss version (Table III), SACK the RFC 6675 sender; all flows share one sender node and one receiver node, as in the paper.",
@@ -860,6 +868,7 @@ pub fn experiments() -> Vec<Experiment> {
         full: strs(&["15Mbps", "10Mbps", "5Mbps", "3Mbps", "2Mbps", "1Mbps"]),
         quick: strs(&["15Mbps", "2Mbps"]),
         position: ident,
+        log: false,
     };
     fig11.full_set = strs(&["flows.0.count=16", "flows.1.count=16"]);
     fig11.quick_set = strs(&[
@@ -917,6 +926,7 @@ pub fn experiments() -> Vec<Experiment> {
         full: strs(&["1", "1.5", "2", "3", "5", "10"]),
         quick: strs(&["1", "3", "10"]),
         position: ident,
+        log: false,
     };
     fig12.full_set = strs(&["flows.0.count=32", "flows.1.count=32"]);
     fig12.quick_set = strs(&[
@@ -1060,6 +1070,7 @@ params = { alpha = 0.99, beta = 3.0 }
             full: strs(&["6", "7", "8", "9", "10"]),
             quick: strs(&["8", "10"]),
             position: ident,
+            log: false,
         },
         seeds: (5, 1),
         full_set: vec![],

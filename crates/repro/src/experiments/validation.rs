@@ -17,10 +17,6 @@ fn ident(x: f64) -> f64 {
     x
 }
 
-fn log10(x: f64) -> f64 {
-    x.log10()
-}
-
 /// The page both experiments are written to.
 pub fn group() -> Group {
     Group {
@@ -421,6 +417,7 @@ fn linux_mirror() -> Experiment {
             full: strs(P_VALUES),
             quick: strs(&["0", "0.05"]),
             position: ident,
+            log: false,
         },
         seeds: (5, 1),
         full_set: vec![],
@@ -598,10 +595,11 @@ fn mathis() -> Experiment {
         variant_curves: vec![],
         x: XAxis {
             key: "impairments.0.probability".into(),
-            label: "log10(loss probability p)".into(),
+            label: "loss probability p".into(),
             full: strs(&["0.001", "0.003", "0.01", "0.03"]),
             quick: strs(&["0.01"]),
-            position: log10,
+            position: ident,
+            log: true,
         },
         seeds: (3, 1),
         full_set: vec![],
