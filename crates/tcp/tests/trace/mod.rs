@@ -905,10 +905,9 @@ pub fn run(script: &Script) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Parses and runs every `*.trace` file in `dir` (not its subfolders), sorted
-/// by name; returns (name, outcome) pairs.
-pub fn run_dir(dir: &Path) -> Vec<(String, Result<(), String>)> {
-    // An empty folder does not survive a git clone: a missing one holds no scripts.
+/// The `*.trace` files in `dir` (not its subfolders), sorted by name. An
+/// empty folder does not survive a git clone: a missing one holds none.
+fn trace_files(dir: &Path) -> Vec<std::path::PathBuf> {
     if !dir.exists() {
         return Vec::new();
     }
@@ -919,6 +918,12 @@ pub fn run_dir(dir: &Path) -> Vec<(String, Result<(), String>)> {
         .collect();
     files.sort();
     files
+}
+
+/// Parses and runs every `*.trace` file in `dir` (not its subfolders), sorted
+/// by name; returns (name, outcome) pairs.
+pub fn run_dir(dir: &Path) -> Vec<(String, Result<(), String>)> {
+    trace_files(dir)
         .iter()
         .map(|p| {
             let name = p
@@ -938,17 +943,7 @@ pub fn run_dir(dir: &Path) -> Vec<(String, Result<(), String>)> {
 
 /// Parses every `*.trace` file in `dir` without running it.
 pub fn parse_dir(dir: &Path) -> Vec<(String, String, Result<Script, ParseError>)> {
-    // An empty folder does not survive a git clone: a missing one holds no scripts.
-    if !dir.exists() {
-        return Vec::new();
-    }
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "trace"))
-        .collect();
-    files.sort();
-    files
+    trace_files(dir)
         .iter()
         .map(|p| {
             let name = p.display().to_string();
